@@ -1,0 +1,462 @@
+"""The one place a game changes: create, load (with clock ticks), move, join.
+
+Every change follows one path (lichess's round handling): read the game, check seat and
+version, run the engine, then write the new log entries and the snapshot in ONE
+transaction guarded by the version (``UPDATE ... WHERE version = :seen``; a unique
+``(game_id, ply)`` backs it up), and only after the commit publish to the hub. Engines run
+outside the transaction, so a slow computer move never holds a database lock; a race
+is lost with a 409, never half-written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.errors import AppError, from_engine, not_found
+from app.hub import Hub
+from app.models import Daily, Game, Move, Player
+from app.records import update_record
+from app.upsert import insert_ignore
+from engines.core.daily import daily_seed, parse_date
+from engines.core.numbers import SEED_LIMIT
+from engines.core.protocol import Engine, EngineError, Outcome, SeatKind
+
+COMPUTER = "computer"
+
+
+class Clock(Protocol):
+    def now_ms(self) -> int: ...
+
+
+class SystemClock:
+    def now_ms(self) -> int:
+        return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seat: int | None
+    move: dict[str, Any] | None  # None for a clock tick
+    at_ms: int
+
+
+@dataclass
+class Step:
+    """What a change produced: new log entries, events, and the resulting state."""
+
+    state: Any
+    entries: list[LogEntry]
+    events: list[dict[str, Any]]
+
+
+def seats_of(game: Game, player_id: str | None) -> list[int]:
+    return [i for i, holder in enumerate(game.seats) if player_id and holder == player_id]
+
+
+class GameService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        hub: Hub,
+        clock: Clock,
+        engines: Mapping[str, Engine[Any, Any, Any]],
+    ) -> None:
+        self.sessions = sessions
+        self.hub = hub
+        self.clock = clock
+        self.engines = engines
+
+    # --- helpers -------------------------------------------------------------------
+
+    def engine(self, name: str) -> Engine[Any, Any, Any]:
+        engine = self.engines.get(name)
+        if engine is None:
+            raise AppError(404, "unknown_game", f"there is no game called {name[:40]!r}")
+        return engine
+
+    async def _get(self, session: AsyncSession, game_id: str) -> Game:
+        game = await session.get(Game, game_id) if len(game_id) <= 16 else None
+        if game is None:
+            raise not_found()
+        return game
+
+    async def ensure_player(self, session: AsyncSession, player_id: str) -> None:
+        await session.execute(
+            insert_ignore(session, Player, {"id": player_id, "created_ms": self.clock.now_ms()})
+        )
+
+    async def names(self, game: Game) -> list[dict[str, Any]]:
+        async with self.sessions() as session:
+            ids = [s for s in game.seats if s and s != COMPUTER]
+            rows = (await session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))))
+            names = dict(rows.all())
+        return [
+            {
+                "kind": "open" if holder is None else COMPUTER if holder == COMPUTER else "player",
+                "name": names.get(holder) if holder and holder != COMPUTER else None,
+            }
+            for holder in game.seats
+        ]
+
+    def viewer_seat(self, engine: Engine[Any, Any, Any], state: Any, mine: Sequence[int]) -> int | None:
+        if not mine:
+            return None
+        turn = engine.to_move(state)
+        return turn if turn in mine else mine[0]
+
+    def views(self, engine: Engine[Any, Any, Any], game: Game, state: Any) -> dict[str, Any]:
+        """The view for every seat and for spectators, keyed ``"0"``, ``"1"``, ``"public"``."""
+        views: dict[str, Any] = {"public": engine.view(state, None)}
+        for seat in range(len(game.seats)):
+            views[str(seat)] = engine.view(state, seat)
+        return views
+
+    # --- create ----------------------------------------------------------------------
+
+    async def create(
+        self,
+        player_id: str,
+        game_name: str,
+        raw_params: Mapping[str, Any] | None,
+        number: str | None,
+        daily: str | None,
+        public: bool,
+    ) -> dict[str, Any]:
+        engine = self.engine(game_name)
+        raw = dict(raw_params or {})
+        daily_key = None
+        try:
+            if daily is not None:
+                params, seed = self._daily(engine, game_name, raw, daily)
+                if engine.daily_once(params):
+                    daily_key = f"{game_name}:{daily}"
+            elif number is not None:
+                params, seed = self._numbered(engine, number, raw)
+            else:
+                params = engine.parse_params(raw)
+                seed = secrets.randbelow(SEED_LIMIT)
+            state = engine.new_game(params, seed)
+        except EngineError as error:
+            raise from_engine(error) from None
+
+        seat_kinds = engine.seats(params)
+        seats: list[str | None] = [
+            player_id if kind is SeatKind.OWNER else COMPUTER if kind is SeatKind.COMPUTER else None
+            for kind in seat_kinds
+        ]
+        now = self.clock.now_ms()
+        game = Game(
+            id=secrets.token_urlsafe(9),
+            engine=game_name,
+            params=engine.dump_params(params),
+            seed=seed,
+            number=engine.number(params, seed),
+            owner_id=player_id,
+            seats=seats,
+            version=0,
+            state=engine.dump_state(state),
+            status="waiting" if None in seats else "active",
+            outcome=None,
+            public=bool(public and None in seats),
+            daily=daily,
+            daily_key=daily_key,
+            score=None,
+            started_ms=now,
+            updated_ms=now,
+        )
+        async with self.sessions() as session:
+            async with session.begin():
+                await self.ensure_player(session, player_id)
+                if daily is not None:
+                    await session.execute(
+                        insert_ignore(
+                            session,
+                            Daily,
+                            {"engine": game_name, "date": daily, "seed": seed, "number": game.number},
+                        )
+                    )
+                if daily_key is not None:
+                    taken = await session.scalar(
+                        select(Game.id).where(Game.owner_id == player_id, Game.daily_key == daily_key)
+                    )
+                    if taken:
+                        raise AppError(
+                            409, "daily_played", "you have played today's board already",
+                            extra={"id": taken},
+                        )
+                session.add(game)
+                try:
+                    await session.flush()
+                except IntegrityError:
+                    raise AppError(409, "daily_played", "you have played today's board already") from None
+        mine = seats_of(game, player_id)
+        seat = self.viewer_seat(engine, state, mine)
+        return {
+            "id": game.id,
+            "game": game_name,
+            "number": game.number,
+            "params": game.params,
+            "seat": seat,
+            "seats": mine,
+            "version": 0,
+            "status": game.status,
+            "view": engine.view(state, seat),
+            "players": await self.names(game),
+            "server_ms": 0,
+        }
+
+    @staticmethod
+    def _numbered(engine: Engine[Any, Any, Any], number: str, raw: Mapping[str, Any]) -> tuple[Any, int]:
+        """The number fixes the board; the request may choose what the number leaves open
+        (a mode, an opponent): each requested param is kept when the number stays the same."""
+        params, seed = engine.from_number(number)
+        number = engine.number(params, seed)
+        for key, value in raw.items():
+            candidate = engine.parse_params({**engine.dump_params(params), key: value})
+            if engine.number(candidate, seed) == number:
+                params = candidate
+        return params, seed
+
+    def _daily(
+        self, engine: Engine[Any, Any, Any], game_name: str, raw: Mapping[str, Any], daily: str
+    ) -> tuple[Any, int]:
+        date = parse_date(daily)
+        today = dt.datetime.fromtimestamp(self.clock.now_ms() / 1000, dt.UTC).date()
+        if abs((date - today).days) > 1:
+            raise AppError(400, "bad_date", "the daily board exists only for yesterday, today and tomorrow")
+        params = engine.daily_params(raw)
+        if params is None:
+            raise AppError(400, "no_daily", f"{game_name} has no daily board")
+        return params, daily_seed(game_name, daily)
+
+    # --- load ------------------------------------------------------------------------
+
+    async def load(self, game_id: str, player_id: str | None) -> dict[str, Any]:
+        async with self.sessions() as session:
+            game = await self._get(session, game_id)
+        engine = self.engine(game.engine)
+        state = engine.load_state(game.state)
+        if game.status == "active":
+            at_ms = self.clock.now_ms() - game.started_ms
+            ticked, events = engine.tick(state, at_ms)
+            if events:
+                try:
+                    game, state = await self._commit(game, engine, Step(ticked, [LogEntry(None, None, at_ms)], events))
+                except AppError:  # someone else changed it meanwhile: show theirs
+                    return await self.load(game_id, player_id)
+        result = self.snapshot(game, engine, state, player_id)
+        result["players"] = await self.names(game)
+        return result
+
+    def snapshot(
+        self, game: Game, engine: Engine[Any, Any, Any], state: Any, player_id: str | None
+    ) -> dict[str, Any]:
+        mine = seats_of(game, player_id)
+        seat = self.viewer_seat(engine, state, mine)
+        return {
+            "id": game.id,
+            "game": game.engine,
+            "number": game.number,
+            "params": game.params,
+            "seat": seat,
+            "seats": mine,
+            "version": game.version,
+            "status": game.status,
+            "view": engine.view(state, seat),
+            "outcome": game.outcome,
+            "daily": game.daily,
+            "server_ms": self.clock.now_ms() - game.started_ms,
+        }
+
+    # --- move ------------------------------------------------------------------------
+
+    async def move(
+        self, game_id: str, player_id: str | None, version: int, raw_move: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        async with self.sessions() as session:
+            game = await self._get(session, game_id)
+        engine = self.engine(game.engine)
+        mine = seats_of(game, player_id)
+        if not mine:
+            raise AppError(403, "not_seated", "you do not hold a seat in this game")
+        if game.status == "waiting":
+            raise AppError(409, "waiting_for_opponent", "the game starts when a second player joins")
+        state = engine.load_state(game.state)
+        if version != game.version:
+            raise self._stale(game, engine, state, player_id)
+        try:
+            move = engine.parse_move(raw_move)
+            step = self._play(game, engine, state, move, mine)
+        except EngineError as error:
+            raise from_engine(error) from None
+        game, state = await self._commit(game, engine, step)
+        result = self.snapshot(game, engine, state, player_id)
+        result["events"] = step.events
+        return result
+
+    def _play(self, game: Game, engine: Engine[Any, Any, Any], state: Any, move: Any, mine: list[int]) -> Step:
+        at_ms = self.clock.now_ms() - game.started_ms
+        entries: list[LogEntry] = []
+        state, events = engine.tick(state, at_ms)
+        if events:
+            entries.append(LogEntry(None, None, at_ms))
+        seat = self.viewer_seat(engine, state, mine)
+        assert seat is not None
+        state, move_events = engine.apply(state, move, at_ms, seat)
+        entries.append(LogEntry(seat, engine.dump_move(move), at_ms))
+        events += move_events
+        # The server plays the computer's seats itself, right away, as logged moves.
+        while engine.outcome(state) is None:
+            turn = engine.to_move(state)
+            if turn is None or game.seats[turn] != COMPUTER:
+                break
+            reply = engine.computer_move(state)
+            at_ms = max(at_ms, self.clock.now_ms() - game.started_ms)
+            state, reply_events = engine.apply(state, reply, at_ms, turn)
+            entries.append(LogEntry(turn, engine.dump_move(reply), at_ms))
+            events += reply_events
+        return Step(state, entries, events)
+
+    def _stale(self, game: Game, engine: Engine[Any, Any, Any], state: Any, player_id: str | None) -> AppError:
+        return AppError(
+            409,
+            "stale_version",
+            f"the game is at version {game.version}; reload and try again",
+            extra={"current": self.snapshot(game, engine, state, player_id)},
+        )
+
+    async def _commit(self, game: Game, engine: Engine[Any, Any, Any], step: Step) -> tuple[Game, Any]:
+        """Write a step under the version guard, then publish it. Returns the new game row."""
+        outcome: Outcome | None = engine.outcome(step.state)
+        seen = game.version
+        new_version = seen + len(step.entries)
+        now = self.clock.now_ms()
+        values: dict[str, Any] = {
+            "version": new_version,
+            "state": engine.dump_state(step.state),
+            "status": "over" if outcome else "active",
+            "outcome": outcome.to_json() if outcome else None,
+            "score": max(outcome.scores) if outcome and outcome.scores else None,
+            "updated_ms": now,
+        }
+        async with self.sessions() as session:
+            try:
+                async with session.begin():
+                    updated = await session.execute(
+                        update(Game)
+                        .where(Game.id == game.id, Game.version == seen)
+                        .values(**values)
+                        .execution_options(synchronize_session=False)
+                    )
+                    if updated.rowcount != 1:  # type: ignore[attr-defined]
+                        raise IntegrityError("version moved", None, Exception())
+                    session.add_all(
+                        Move(game_id=game.id, ply=seen + i + 1, seat=e.seat, move=e.move, at_ms=e.at_ms)
+                        for i, e in enumerate(step.entries)
+                    )
+                    await session.flush()
+                    if outcome is not None:
+                        await self._record(session, game, engine, step.state)
+            except IntegrityError:
+                fresh = await self.get_game(game.id)
+                raise self._stale(fresh, engine, engine.load_state(fresh.state), None) from None
+        for key, value in values.items():
+            setattr(game, key, value)
+        await self.hub.publish(
+            game.id,
+            {
+                "type": "move",
+                "from_version": seen,
+                "version": game.version,
+                "events": step.events,
+                "status": game.status,
+                "outcome": game.outcome,
+                "views": self.views(engine, game, step.state),
+                "server_ms": now - game.started_ms,
+            },
+        )
+        return game, step.state
+
+    async def get_game(self, game_id: str) -> Game:
+        async with self.sessions() as session:
+            return await self._get(session, game_id)
+
+    async def _record(self, session: AsyncSession, game: Game, engine: Engine[Any, Any, Any], state: Any) -> None:
+        entry = engine.record(state)
+        if entry is not None and game.seats and game.seats[0] not in (None, COMPUTER):
+            await update_record(session, str(game.seats[0]), game, entry, self.clock.now_ms())
+
+    # --- join, log, cancel ------------------------------------------------------------
+
+    async def join(self, game_id: str, player_id: str) -> dict[str, Any]:
+        async with self.sessions() as session:
+            game = await self._get(session, game_id)
+        engine = self.engine(game.engine)
+        if not seats_of(game, player_id):
+            if game.status != "waiting" or None not in game.seats:
+                raise AppError(409, "no_free_seat", "both seats are taken; you can watch this game")
+            seats = list(game.seats)
+            seats[seats.index(None)] = player_id
+            async with self.sessions() as session:
+                async with session.begin():
+                    await self.ensure_player(session, player_id)
+                    taken = await session.execute(
+                        update(Game)
+                        .where(Game.id == game.id, Game.status == "waiting")
+                        .values(seats=seats, status="active", public=False, updated_ms=self.clock.now_ms())
+                        .execution_options(synchronize_session=False)
+                    )
+                    if taken.rowcount != 1:  # type: ignore[attr-defined]
+                        raise AppError(409, "no_free_seat", "someone else took the seat first")
+            game = await self.get_game(game_id)
+            await self.hub.publish(
+                game.id, {"type": "joined", "version": game.version, "players": await self.names(game)}
+            )
+        return self.snapshot(game, engine, engine.load_state(game.state), player_id)
+
+    async def cancel(self, game_id: str, player_id: str) -> None:
+        async with self.sessions() as session:
+            async with session.begin():
+                game = await self._get(session, game_id)
+                if game.owner_id != player_id:
+                    raise AppError(403, "not_owner", "only the creator can cancel this game")
+                if game.status != "waiting":
+                    raise AppError(409, "not_waiting", "only a game still waiting for an opponent can be cancelled")
+                game.status = "cancelled"
+                game.public = False
+        await self.hub.publish(game_id, {"type": "cancelled", "version": game.version})
+
+    async def log(self, game_id: str) -> dict[str, Any]:
+        async with self.sessions() as session:
+            game = await self._get(session, game_id)
+            rows = (
+                await session.execute(select(Move).where(Move.game_id == game_id).order_by(Move.ply))
+            ).scalars()
+            moves = [{"ply": m.ply, "seat": m.seat, "move": m.move, "at_ms": m.at_ms} for m in rows]
+        return {
+            "id": game.id,
+            "game": game.engine,
+            "params": game.params,
+            "seed": game.seed,
+            "number": game.number,
+            "version": game.version,
+            "moves": moves,
+        }
+
+    async def moves_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
+        async with self.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(Move).where(Move.game_id == game_id, Move.ply > version).order_by(Move.ply)
+                )
+            ).scalars()
+            return [{"ply": m.ply, "seat": m.seat, "move": m.move, "at_ms": m.at_ms} for m in rows]

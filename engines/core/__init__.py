@@ -1,0 +1,27 @@
+"""The protocol every game engine implements, and the pieces they share."""
+
+from engines.core.protocol import (
+    BadMove,
+    BadParams,
+    Engine,
+    EngineError,
+    Event,
+    IllegalMove,
+    Outcome,
+    RecordEntry,
+    SeatKind,
+)
+from engines.core.rng import Rng
+
+__all__ = [
+    "BadMove",
+    "BadParams",
+    "Engine",
+    "EngineError",
+    "Event",
+    "IllegalMove",
+    "Outcome",
+    "RecordEntry",
+    "Rng",
+    "SeatKind",
+]

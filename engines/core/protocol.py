@@ -1,0 +1,163 @@
+"""The engine protocol: the one shape every game has (see ARCHITECTURE.md).
+
+An engine is a stateless object. Game state, params and moves are immutable values with
+JSON codecs; ``apply`` returns a new state and never mutates its input. Engines never read
+a clock (``at_ms`` is given), never use global randomness (``engines.core.rng``) and do no
+I/O, so a stored log replays to exactly the stored state.
+
+Beyond the names fixed in ARCHITECTURE.md, the protocol carries what a generic server
+needs to host any game without knowing its rules: codecs for snapshots and logs, who is
+to move, who sits where, the computer's move, and what a finished game is worth as a
+record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol, TypeVar
+
+Event = dict[str, Any]
+"""Something that happened in a move, for the client to animate: ``{"type": ..., ...}``."""
+
+ParamsT = TypeVar("ParamsT")
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+
+
+class EngineError(Exception):
+    """An error with a stable machine ``code`` and a human ``message``.
+
+    ``details`` carries JSON data the client may use (e.g. the tile that blocks a path).
+    """
+
+    default_code = "engine_error"
+
+    def __init__(
+        self, code: str | None = None, message: str = "", details: Mapping[str, Any] | None = None
+    ) -> None:
+        self.code = code or self.default_code
+        self.message = message or self.code.replace("_", " ")
+        self.details: dict[str, Any] = dict(details or {})
+        super().__init__(f"{self.code}: {self.message}")
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details:
+            body["details"] = self.details
+        return body
+
+
+class BadParams(EngineError):
+    """Params or a game number that do not describe a game (HTTP 400)."""
+
+    default_code = "bad_params"
+
+
+class BadMove(EngineError):
+    """A move that is not well formed (HTTP 422)."""
+
+    default_code = "bad_move"
+
+
+class IllegalMove(EngineError):
+    """A well-formed move the rules refuse (HTTP 422), e.g. ``occupied`` or ``no_path``."""
+
+    default_code = "illegal_move"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winner`` is a seat, or None for a draw and for one-player games; ``scores`` has one
+    entry per seat; ``reason`` is a stable word (``cleared``, ``time_up``, ``stuck``,
+    ``finished``, ``resigned``, ``no_triangles``...); ``time_ms`` is the game time at the end.
+    """
+
+    reason: str
+    scores: tuple[int, ...]
+    winner: int | None = None
+    time_ms: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "reason": self.reason,
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "time_ms": self.time_ms,
+        }
+
+
+@dataclass(frozen=True)
+class RecordEntry:
+    """What a finished game is worth on the player's record table.
+
+    ``key`` names the table (e.g. ``"beginner/timed"``); games rank by ``score`` (higher
+    first), then ``time_ms`` (lower first).
+    """
+
+    key: str
+    score: int
+    time_ms: int
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+class SeatKind(str, Enum):
+    """Who fills a seat when a game is created."""
+
+    OWNER = "owner"  # the player who created the game
+    COMPUTER = "computer"  # the server plays it with ``computer_move``
+    OPEN = "open"  # free until another player joins
+
+
+class Engine(Protocol[ParamsT, StateT, MoveT]):
+    name: str
+
+    # --- the contract of ARCHITECTURE.md -------------------------------------------
+    def parse_params(self, raw: Mapping[str, Any]) -> ParamsT: ...
+    def new_game(self, params: ParamsT, seed: int) -> StateT: ...
+    def parse_move(self, raw: Mapping[str, Any]) -> MoveT: ...
+    def apply(
+        self, state: StateT, move: MoveT, at_ms: int, seat: int = 0
+    ) -> tuple[StateT, list[Event]]: ...
+    def tick(self, state: StateT, at_ms: int) -> tuple[StateT, list[Event]]: ...
+    def view(self, state: StateT, seat: int | None) -> dict[str, Any]: ...
+    def outcome(self, state: StateT) -> Outcome | None: ...
+    def number(self, params: ParamsT, seed: int) -> str: ...
+    def from_number(self, number: str) -> tuple[ParamsT, int]: ...
+
+    # --- what a generic server needs besides ------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        """The catalog entry: ``{"name", "params": {key: {"choices", "default"}}, ...}``."""
+        ...
+
+    def dump_params(self, params: ParamsT) -> dict[str, Any]: ...
+    def dump_state(self, state: StateT) -> dict[str, Any]: ...
+    def load_state(self, data: Mapping[str, Any]) -> StateT: ...
+    def dump_move(self, move: MoveT) -> dict[str, Any]: ...
+    def params_of(self, state: StateT) -> ParamsT: ...
+    def seats(self, params: ParamsT) -> list[SeatKind]:
+        """One entry per seat, in seat order."""
+        ...
+
+    def to_move(self, state: StateT) -> int | None:
+        """The seat whose turn it is, or None when the game is over."""
+        ...
+
+    def computer_move(self, state: StateT) -> MoveT:
+        """The move the server plays for a COMPUTER seat (deterministic for a state)."""
+        ...
+
+    def record(self, state: StateT) -> RecordEntry | None:
+        """The record entry of a finished game, or None when it does not count."""
+        ...
+
+    def daily_params(self, raw: Mapping[str, Any]) -> ParamsT | None:
+        """Params of the daily board (``raw`` may pick among dailies), or None if none."""
+        ...
+
+    def daily_once(self, params: ParamsT) -> bool:
+        """True when a player has exactly one attempt at this daily board."""
+        ...

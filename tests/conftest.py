@@ -1,0 +1,155 @@
+"""Shared fixtures: a migrated database (SQLite file, or PostgreSQL when DATABASE_URL is
+set), the app with a replaceable clock, and per-player HTTP clients."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.config import Config
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from app.config import Settings
+from app.identity import COOKIE, CookieSigner
+from app.main import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = ("records", "moves", "games", "daily", "players")
+START_MS = 1_795_000_000_000  # 2026-11-18, a fixed server time for tests
+
+
+def migrate(database_url: str) -> None:
+    config = Config(str(ROOT / "alembic.ini"))
+    config.attributes["database_url"] = database_url
+    command.upgrade(config, "head")
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        settings = Settings(database_url=url)
+        _reset_postgres(settings.async_database_url)
+    else:
+        url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite3'}"
+    migrate(url)
+    return url
+
+
+def _reset_postgres(async_url: str) -> None:
+    import asyncio
+
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    async def reset() -> None:
+        engine = create_async_engine(async_url)
+        async with engine.begin() as conn:
+            await conn.execute(text("DROP SCHEMA public CASCADE"))
+            await conn.execute(text("CREATE SCHEMA public"))
+        await engine.dispose()
+
+    asyncio.run(reset())
+
+
+def _clean(database_url: str) -> None:
+    import asyncio
+
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    async def clean() -> None:
+        engine = create_async_engine(Settings(database_url=database_url).async_database_url)
+        async with engine.begin() as conn:
+            for table in TABLES:
+                await conn.execute(text(f"DELETE FROM {table}"))
+        await engine.dispose()
+
+    asyncio.run(clean())
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.ms = START_MS
+
+    def now_ms(self) -> int:
+        return self.ms
+
+    def advance(self, ms: int) -> None:
+        self.ms += ms
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    _clean(database_url)
+    return Settings(database_url=database_url, redis_url=os.environ.get("REDIS_URL") or None,
+                    secret="test-secret")
+
+
+class Player:
+    """One player's HTTP view of the app: every request carries their signed cookie."""
+
+    def __init__(self, client: TestClient, player_id: str, signer: CookieSigner) -> None:
+        self.client = client
+        self.id = player_id
+        self.cookie = f"{COOKIE}={signer.sign(player_id)}"
+
+    def request(self, method: str, url: str, **kwargs: Any) -> Any:
+        self.client.cookies.clear()
+        headers = {"cookie": self.cookie, **kwargs.pop("headers", {})}
+        return self.client.request(method, url, headers=headers, **kwargs)
+
+    def get(self, url: str, **kwargs: Any) -> Any:
+        return self.request("GET", url, **kwargs)
+
+    def post(self, url: str, **kwargs: Any) -> Any:
+        return self.request("POST", url, **kwargs)
+
+    def put(self, url: str, **kwargs: Any) -> Any:
+        return self.request("PUT", url, **kwargs)
+
+    def websocket(self, url: str) -> Any:
+        self.client.cookies.clear()
+        return self.client.websocket_connect(url, headers={"cookie": self.cookie})
+
+    def new_game(self, game: str, **body: Any) -> dict[str, Any]:
+        response = self.post("/api/games", json={"game": game, **body})
+        assert response.status_code == 201, response.text
+        return response.json()  # type: ignore[no-any-return]
+
+    def move(self, game_id: str, version: int, move: dict[str, Any]) -> Any:
+        return self.post(f"/api/games/{game_id}/moves", json={"version": version, "move": move})
+
+
+@pytest.fixture
+def make_client(settings: Settings, clock: FakeClock) -> Iterator[Any]:
+    """``make_client(engines=None)`` → a started TestClient; closed after the test."""
+    clients: list[TestClient] = []
+
+    def make(engines: Any = None) -> TestClient:
+        client = TestClient(create_app(settings, engines=engines, clock=clock))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def players(settings: Settings) -> Any:
+    signer = CookieSigner(settings.secret)
+
+    def make(client: TestClient, *names: str) -> list[Player]:
+        return [Player(client, f"player-{name}", signer) for name in names]
+
+    return make
