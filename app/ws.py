@@ -12,7 +12,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+import anyio
+from anyio import ClosedResourceError
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -167,18 +171,17 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
     async with service.hub.watch(game_id) as queue:
         try:
             await connection.send_state(since)
-            tasks = [
-                asyncio.create_task(connection.read()),
-                asyncio.create_task(connection.forward(queue)),
-            ]
-            done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            for task in pending:
-                task.cancel()
-            await asyncio.gather(*pending, return_exceptions=True)
-            for task in done:
-                if task.exception() and not isinstance(task.exception(), WebSocketDisconnect):
-                    raise task.exception()  # type: ignore[misc]
-        except WebSocketDisconnect:
+            # Read the client and forward the hub until either side ends; anyio's task
+            # group cancels the other one cleanly.
+            async with anyio.create_task_group() as group:
+
+                async def until_done(part: Callable[[], Awaitable[None]]) -> None:
+                    await part()
+                    group.cancel_scope.cancel()
+
+                group.start_soon(until_done, connection.read)
+                group.start_soon(until_done, lambda: connection.forward(queue))
+        except (WebSocketDisconnect, ClosedResourceError):
             pass
         except RuntimeError:
             pass  # the client went away while we were sending

@@ -97,7 +97,9 @@ class RetryThenLargest:
     ) -> Hand:
         hand: Hand = (0, 0, 0)
         for _ in range(self.attempts):
-            first, second, third = draw.draw(rng, score), draw.draw(rng, score), draw.draw(rng, score)
+            first = draw.draw(rng, score)
+            second = draw.draw(rng, score)
+            third = draw.draw(rng, score)
             while first == second == third:
                 third = draw.draw(rng, score)
             hand = (first, second, third)

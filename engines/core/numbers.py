@@ -12,7 +12,7 @@ from engines.core.protocol import BadParams
 
 SEED_DIGITS = 8
 SEED_LIMIT = 10**SEED_DIGITS  # seeds are 0 .. 99_999_999
-_NUMBER = re.compile(r"(\d{8})-([a-z]+)")
+_NUMBER = re.compile(r"([0-9]{8})-([a-z]+)")
 
 
 def format_number(seed: int, letters: str) -> str:

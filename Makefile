@@ -1,0 +1,47 @@
+# make run  — create .venv, install, migrate the SQLite database, serve on 127.0.0.1:8000
+# make test — create .venv, install with the test tools, get Chromium, run every check
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint chromium bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	$(BIN)/alembic upgrade head
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m app
+
+chromium:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's chromium for the browser tests..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "Browser tests need /usr/bin/chromium: run 'sudo apt-get install chromium' (they are skipped without it)."; \
+	fi
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check app engines tests bench
+	$(BIN)/mypy --strict engines/
+
+test: $(VENV)/.installed-dev chromium lint
+	$(BIN)/pytest
+
+bench: $(VENV)/.installed-dev
+	for script in bench/*.py; do $(BIN)/python $$script; done
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache artifacts

@@ -1,0 +1,127 @@
+"""The blocks engine: the protocol of ``engines.core.protocol`` over the one game loop."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from engines.blocks import params as params_codec
+from engines.blocks import play
+from engines.blocks.moves import (
+    Continue,
+    Finish,
+    Move,
+    NewSet,
+    Place,
+    Rotate,
+    dump_move,
+    parse_move,
+)
+from engines.blocks.params import Params
+from engines.blocks.rulesets import ruleset_of
+from engines.blocks.state import State, dump_state, load_state
+from engines.blocks.view import build_view
+from engines.core.protocol import Event, IllegalMove, Outcome, RecordEntry, SeatKind
+
+
+class BlocksEngine:
+    name = "blocks"
+
+    # --- params, numbers, codecs -----------------------------------------------------------
+
+    def parse_params(self, raw: Mapping[str, Any]) -> Params:
+        return params_codec.parse_params(raw)
+
+    def dump_params(self, params: Params) -> dict[str, Any]:
+        return params_codec.dump_params(params)
+
+    def number(self, params: Params, seed: int) -> str:
+        return params_codec.number(params, seed)
+
+    def from_number(self, number: str) -> tuple[Params, int]:
+        return params_codec.from_number(number)
+
+    def parse_move(self, raw: Mapping[str, Any]) -> Move:
+        return parse_move(raw)
+
+    def dump_move(self, move: Move) -> dict[str, Any]:
+        return dump_move(move)
+
+    def dump_state(self, state: State) -> dict[str, Any]:
+        return dump_state(state)
+
+    def load_state(self, data: Mapping[str, Any]) -> State:
+        return load_state(data)
+
+    def params_of(self, state: State) -> Params:
+        return state.params
+
+    # --- play ------------------------------------------------------------------------------
+
+    def new_game(self, params: Params, seed: int) -> State:
+        return play.new_game(params, seed)
+
+    def apply(
+        self, state: State, move: Move, at_ms: int, seat: int = 0
+    ) -> tuple[State, list[Event]]:
+        if seat != 0:
+            raise IllegalMove("not_your_seat", "a blocks game has one seat, seat 0")
+        rules = ruleset_of(state.params)
+        if state.over and not isinstance(move, Continue):
+            raise IllegalMove("game_over", "the game is over")
+        if rules.time_limit_ms is not None and at_ms >= rules.time_limit_ms:
+            raise IllegalMove("time_up", "the three minutes are up")
+        if isinstance(move, Place):
+            after, events = play.place(rules, state, move.piece, move.row, move.col, at_ms)
+        elif isinstance(move, Rotate):
+            after, events = play.rotate(rules, state, move.piece)
+        elif isinstance(move, NewSet):
+            after, events = play.new_set(rules, state, at_ms)
+        elif isinstance(move, Continue):
+            after, events = play.continue_game(rules, state)
+        elif isinstance(move, Finish):
+            after, events = play.finish(state, at_ms)
+        else:
+            raise IllegalMove("unknown_move", f"not a blocks move: {move!r:.60}")
+        return replace(after, last_ms=at_ms), events
+
+    def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
+        return play.tick(ruleset_of(state.params), state, at_ms)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return build_view(ruleset_of(state.params), state)
+
+    # --- results ---------------------------------------------------------------------------
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.end_reason is None:
+            return None
+        return Outcome(state.end_reason, (state.score,), None, state.end_ms)
+
+    def record(self, state: State) -> RecordEntry | None:
+        rules = ruleset_of(state.params)
+        if state.end_reason is None or not rules.counts_for_record:
+            return None
+        return RecordEntry(state.params.record_key, state.score, state.end_ms)
+
+    def seats(self, params: Params) -> list[SeatKind]:
+        return [SeatKind.OWNER]
+
+    def to_move(self, state: State) -> int | None:
+        # Seat 0 may still move in a game that is over when Continue is offered.
+        if not state.over or play.can_continue(ruleset_of(state.params), state):
+            return 0
+        return None
+
+    def computer_move(self, state: State) -> Move:
+        raise IllegalMove("no_computer", "blocks is played alone")
+
+    def daily_params(self, raw: Mapping[str, Any]) -> Params | None:
+        return Params("shapes48", "daily")
+
+    def daily_once(self, params: Params) -> bool:
+        return params.mode == "daily"
+
+
+ENGINE = BlocksEngine()

@@ -1,0 +1,352 @@
+"""The one game loop of every ruleset: deal, place, clear, score, and the ways a game ends.
+
+Functions here take a ``Ruleset`` and a ``State`` and return a new ``State`` with the
+events of what happened; they never mutate their input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engines.blocks.geometry import bits
+from engines.blocks.params import Params, check_seed
+from engines.blocks.rulesets import Ruleset, ruleset_of
+from engines.blocks.scoring import ComboState
+from engines.blocks.state import EMPTY, State
+from engines.core.protocol import Event, IllegalMove
+from engines.core.rng import Rng
+
+Hand = tuple[int, int, int]
+CONTINUE_ROWS = 4  # Continue empties at most this many rows
+
+
+def rng_stream(params: Params) -> str:
+    # One stream per ruleset: a seed deals the same first set in every shapes48 mode that
+    # shares the Classic distribution.
+    return f"blocks/{params.ruleset}"
+
+
+def new_game(params: Params, seed: int) -> State:
+    rules = ruleset_of(params)
+    rng = Rng.from_seed(check_seed(seed), rng_stream(params))
+    hand = rules.dealer.deal(rng, 0, 0, rules.table, rules.grid.full)
+    return State(
+        params=params,
+        seed=seed,
+        rng=rng.state,
+        board=0,
+        colours=(0,) * rules.grid.size,
+        hand=hand,
+        tokens=rules.tokens.start if rules.tokens else 0,
+    )
+
+
+# --- what fits -----------------------------------------------------------------------------
+
+
+def placeable(rules: Ruleset, board: int, piece: int) -> bool:
+    """Whether the piece fits somewhere; with rotation on, in any of its orientations."""
+    full = rules.grid.full
+    if rules.rotations is None:
+        return rules.table[piece].fits(board, full)
+    turned = piece
+    for _ in range(4):
+        if rules.table[turned].fits(board, full):
+            return True
+        turned = rules.rotations[turned]
+    return False
+
+
+def any_placeable(rules: Ruleset, board: int, hand: Hand) -> bool:
+    return any(piece != EMPTY and placeable(rules, board, piece) for piece in hand)
+
+
+def cells_json(rules: Ruleset, mask: int) -> list[list[int]]:
+    return [list(rules.grid.cell_of(i)) for i in bits(mask)]
+
+
+def piece_json(rules: Ruleset, piece: int) -> dict[str, Any]:
+    shape = rules.shapes[piece]
+    return {"name": shape.name, "kind": shape.kind, "cells": [list(c) for c in shape.cells]}
+
+
+def hand_json(rules: Ruleset, hand: Hand) -> list[dict[str, Any] | None]:
+    return [None if piece == EMPTY else piece_json(rules, piece) for piece in hand]
+
+
+def hand_piece(state: State, slot: int) -> int:
+    if not 0 <= slot < len(state.hand):
+        raise IllegalMove("no_such_piece", f"the hand has pieces 0, 1 and 2, not {slot}")
+    piece = state.hand[slot]
+    if piece == EMPTY:
+        raise IllegalMove("piece_used", f"piece {slot} has been placed already")
+    return piece
+
+
+def fullest_row(rules: Ruleset, board: int) -> int:
+    """The row with the most filled cells (ties: the topmost); -1 on an empty board."""
+    best, best_count = -1, 0
+    for row in range(rules.grid.rows):
+        count = (board & rules.grid.row_mask(row)).bit_count()
+        if count > best_count:
+            best, best_count = row, count
+    return best
+
+
+def empty_cells(colours: tuple[int, ...], mask: int) -> tuple[int, ...]:
+    out = list(colours)
+    for i in bits(mask):
+        out[i] = 0
+    return tuple(out)
+
+
+# --- dealing -------------------------------------------------------------------------------
+
+
+def deal(rules: Ruleset, state: State, events: list[Event]) -> State:
+    rng = Rng(state.rng)
+    hand = rules.dealer.deal(rng, state.board, state.score, rules.table, rules.grid.full)
+    events.append({"type": "dealt", "hand": hand_json(rules, hand)})
+    return replace(state, rng=rng.state, hand=hand, sets=state.sets + 1)
+
+
+def settle(rules: Ruleset, state: State, at_ms: int, events: list[Event]) -> State:
+    """After a change of board or hand: go on, wait for a New set, refill (Zen), or end."""
+    if any_placeable(rules, state.board, state.hand):
+        return state
+    if rules.zen:
+        return zen_refill(rules, state, events)
+    if rules.tokens is not None and state.tokens > 0:
+        events.append({"type": "stuck", "tokens": state.tokens})
+        return state
+    events.append({"type": "over", "reason": "stuck"})
+    return replace(state, end_reason="stuck", end_ms=at_ms)
+
+
+def zen_refill(rules: Ruleset, state: State, events: list[Event]) -> State:
+    """Zen when nothing fits: three new pieces; while none of them fits, clear the fullest
+    row (an empty grid takes every piece, so this ends)."""
+    rng = Rng(state.rng)
+    hand = rules.dealer.draw_set(rng, state.score)
+    events.append({"type": "dealt", "hand": hand_json(rules, hand), "refill": True})
+    board, colours = state.board, state.colours
+    while not any_placeable(rules, board, hand):
+        row = fullest_row(rules, board)
+        mask = board & rules.grid.row_mask(row)
+        events.append({"type": "zen_cleared_row", "row": row, "cells": cells_json(rules, mask)})
+        board &= ~mask
+        colours = empty_cells(colours, mask)
+    return replace(
+        state, rng=rng.state, hand=hand, sets=state.sets + 1, board=board, colours=colours
+    )
+
+
+# --- placing -------------------------------------------------------------------------------
+
+
+def fall(rules: Ruleset, colours: tuple[int, ...], full_rows: list[int]) -> tuple[
+    int, tuple[int, ...], list[list[int]]
+]:
+    """Gravity: rows above cleared rows move down into them, keeping their layout.
+
+    Returns the new board, colours and the ``[from_row, to_row]`` moves of non-empty rows.
+    """
+    rows, cols = rules.grid.rows, rules.grid.cols
+    kept = [r for r in range(rows) if r not in full_rows]
+    drop = rows - len(kept)
+    new_colours = [0] * (drop * cols)
+    moves: list[list[int]] = []
+    for to_row, from_row in enumerate(kept, start=drop):
+        line = colours[from_row * cols : (from_row + 1) * cols]
+        new_colours.extend(line)
+        if to_row != from_row and any(line):
+            moves.append([from_row, to_row])
+    board = sum(1 << i for i, kind in enumerate(new_colours) if kind)
+    return board, tuple(new_colours), moves
+
+
+def place(rules: Ruleset, state: State, slot: int, row: int, col: int, at_ms: int) -> tuple[
+    State, list[Event]
+]:
+    piece = hand_piece(state, slot)
+    grid = rules.grid
+    placements = rules.table[piece]
+    shape = placements.shape
+    if not (0 <= row <= grid.rows - shape.height and 0 <= col <= grid.cols - shape.width):
+        raise IllegalMove(
+            "out_of_grid",
+            f"piece {slot} at row {row}, column {col} would leave the grid",
+            {"piece": slot, "row": row, "col": col},
+        )
+    anchor = row * grid.cols + col
+    mask = placements.masks[anchor]
+    overlap = mask & state.board
+    if overlap:
+        raise IllegalMove(
+            "occupied",
+            f"piece {slot} at row {row}, column {col} covers filled cells",
+            {"cells": cells_json(rules, overlap)},
+        )
+
+    board = state.board | mask
+    colours = list(state.colours)
+    for i in bits(mask):
+        colours[i] = shape.kind
+    full_rows, full_cols, cleared = grid.full_lines(board, placements.touched[anchor])
+    lines = len(full_rows) + len(full_cols)
+    combo = rules.combo.after(ComboState(state.combo, state.misses), lines > 0)
+    board &= ~cleared
+    for i in bits(cleared):
+        colours[i] = 0
+    emptied = lines > 0 and board == 0
+    points = rules.scorer.points(shape.size, lines, combo.combo, emptied)
+
+    events: list[Event] = [
+        {
+            "type": "placed",
+            "piece": slot,
+            "row": row,
+            "col": col,
+            "kind": shape.kind,
+            "cells": cells_json(rules, mask),
+            "points": points.total,
+        }
+    ]
+    if lines:
+        events.append(
+            {
+                "type": "cleared",
+                "rows": full_rows,
+                "cols": full_cols,
+                "cells": cells_json(rules, cleared),
+                "points": points.lines,
+                "combo": combo.combo,
+            }
+        )
+    tokens = state.tokens
+    if emptied:
+        grid_event: Event = {"type": "grid_cleared", "bonus": points.bonus}
+        if rules.tokens is not None:
+            tokens = min(tokens + rules.tokens.per_cleared_grid, rules.tokens.cap)
+            grid_event["tokens"] = tokens
+        events.append(grid_event)
+    new_colours = tuple(colours)
+    if rules.gravity and full_rows:
+        board, new_colours, moves = fall(rules, new_colours, full_rows)
+        if moves:
+            events.append({"type": "gravity", "moves": moves})
+
+    hand = list(state.hand)
+    hand[slot] = EMPTY
+    after = replace(
+        state,
+        board=board,
+        colours=new_colours,
+        hand=(hand[0], hand[1], hand[2]),
+        score=state.score + points.total,
+        combo=combo.combo,
+        misses=combo.misses,
+        best_combo=max(state.best_combo, combo.combo),
+        lines=state.lines + lines,
+        placements=state.placements + 1,
+        tokens=tokens,
+    )
+    if all(p == EMPTY for p in hand):
+        after = deal(rules, after, events)
+    return settle(rules, after, at_ms, events), events
+
+
+# --- the other moves -----------------------------------------------------------------------
+
+
+def rotate(rules: Ruleset, state: State, slot: int) -> tuple[State, list[Event]]:
+    if rules.rotations is None:
+        raise IllegalMove("rotation_off", "pieces do not turn in this game")
+    piece = hand_piece(state, slot)
+    turned = rules.rotations[piece]
+    hand = list(state.hand)
+    hand[slot] = turned
+    event: Event = {"type": "rotated", "piece": slot, **piece_json(rules, turned)}
+    return replace(state, hand=(hand[0], hand[1], hand[2])), [event]
+
+
+def new_set(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[Event]]:
+    if rules.tokens is None:
+        raise IllegalMove("not_allowed", "this game has no New set")
+    if state.tokens <= 0:
+        raise IllegalMove("no_tokens", "no New set is left")
+    events: list[Event] = [{"type": "new_set", "tokens": state.tokens - 1}]
+    after = deal(rules, replace(state, tokens=state.tokens - 1), events)
+    return settle(rules, after, at_ms, events), events
+
+
+def rows_to_empty(rules: Ruleset, state: State) -> list[int] | None:
+    """Continue: the fullest rows, emptied one by one until a remaining piece fits (at most
+    four), or None when four rows would not make room."""
+    board = state.board
+    rows: list[int] = []
+    for _ in range(CONTINUE_ROWS):
+        row = fullest_row(rules, board)
+        if row < 0:
+            break
+        rows.append(row)
+        board &= ~rules.grid.row_mask(row)
+        if any_placeable(rules, board, state.hand):
+            return rows
+    return None
+
+
+def can_continue(rules: Ruleset, state: State) -> bool:
+    return (
+        rules.continue_offered
+        and state.end_reason == "stuck"
+        and not state.continue_used
+        and rows_to_empty(rules, state) is not None
+    )
+
+
+def continue_game(rules: Ruleset, state: State) -> tuple[State, list[Event]]:
+    if not rules.continue_offered:
+        raise IllegalMove("continue_not_allowed", "this game offers no Continue")
+    if not state.over:
+        raise IllegalMove("not_over", "Continue is offered only once the game is over")
+    if state.continue_used:
+        raise IllegalMove("continue_used", "Continue has been used in this game already")
+    if state.end_reason != "stuck":
+        raise IllegalMove(
+            "continue_not_allowed", "Continue is offered only when no piece fits"
+        )
+    rows = rows_to_empty(rules, state)
+    if rows is None:
+        raise IllegalMove(
+            "no_room", f"emptying {CONTINUE_ROWS} rows would not make room for any piece"
+        )
+    mask = 0
+    for row in rows:
+        mask |= rules.grid.row_mask(row)
+    after = replace(
+        state,
+        board=state.board & ~mask,
+        colours=empty_cells(state.colours, mask),
+        continue_used=True,
+        end_reason=None,
+        end_ms=0,
+    )
+    removed = cells_json(rules, state.board & mask)
+    return after, [{"type": "continued", "rows": rows, "cells": removed}]
+
+
+def finish(state: State, at_ms: int) -> tuple[State, list[Event]]:
+    return replace(state, end_reason="finished", end_ms=at_ms), [
+        {"type": "over", "reason": "finished"}
+    ]
+
+
+def tick(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[Event]]:
+    limit = rules.time_limit_ms
+    if limit is None or state.over or at_ms < limit:
+        return state, []
+    return replace(state, end_reason="time_up", end_ms=limit), [
+        {"type": "over", "reason": "time_up"}
+    ]

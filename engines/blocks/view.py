@@ -1,0 +1,100 @@
+"""The view: everything the browser draws, previews included, so it knows no rule.
+
+For each piece in hand the view lists every anchor where it fits, the rows and columns
+that placement would clear and the points it would give (ghost, highlight, points).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.blocks.final import final_card
+from engines.blocks.geometry import bits
+from engines.blocks.play import can_continue, placeable
+from engines.blocks.rulesets import Ruleset
+from engines.blocks.scoring import ComboState
+from engines.blocks.state import EMPTY, State
+
+
+def previews(rules: Ruleset, state: State, piece: int) -> list[dict[str, Any]]:
+    """Every placement of ``piece`` as it is now: anchor, lines cleared, points."""
+    grid = rules.grid
+    placements = rules.table[piece]
+    cells = placements.shape.size
+    board = state.board
+    before = ComboState(state.combo, state.misses)
+    points_of: dict[tuple[int, bool], int] = {}
+    out: list[dict[str, Any]] = []
+    for anchor in bits(placements.fit_anchors(board, grid.full)):
+        after = board | placements.masks[anchor]
+        rows, cols, cleared = grid.full_lines(after, placements.touched[anchor])
+        lines = len(rows) + len(cols)
+        emptied = lines > 0 and after & ~cleared == 0
+        key = (lines, emptied)
+        points = points_of.get(key)
+        if points is None:
+            combo = rules.combo.after(before, lines > 0).combo
+            points = rules.scorer.points(cells, lines, combo, emptied).total
+            points_of[key] = points
+        row, col = divmod(anchor, grid.cols)
+        out.append(
+            {"row": row, "col": col, "clears": {"rows": rows, "cols": cols}, "points": points}
+        )
+    return out
+
+
+def hand_entry(rules: Ruleset, state: State, piece: int) -> dict[str, Any]:
+    shape = rules.shapes[piece]
+    fits = rules.table[piece].fits(state.board, rules.grid.full)
+    moves = previews(rules, state, piece) if fits and not state.over else []
+    return {
+        "name": shape.name,
+        "kind": shape.kind,
+        "cells": [list(c) for c in shape.cells],
+        "fits": fits,  # in this orientation
+        "placeable": fits or placeable(rules, state.board, piece),  # in some orientation
+        "placements": moves,
+    }
+
+
+def build_view(rules: Ruleset, state: State) -> dict[str, Any]:
+    grid = rules.grid
+    params = rules.params
+    hand = [None if piece == EMPTY else hand_entry(rules, state, piece) for piece in state.hand]
+    playing = not state.over
+    stuck = playing and not any(entry and entry["placeable"] for entry in hand)
+    view: dict[str, Any] = {
+        "ruleset": params.ruleset,
+        "mode": params.mode,
+        "rotation": params.rotation,
+        "rows": grid.rows,
+        "cols": grid.cols,
+        "kinds": max(shape.kind for shape in rules.shapes),
+        "grid": [
+            list(state.colours[r * grid.cols : (r + 1) * grid.cols]) for r in range(grid.rows)
+        ],
+        "hand": hand,
+        "score": state.score,
+        "combo": state.combo,
+        "combo_label": rules.scorer.combo_label(state.combo),
+        "best_combo": state.best_combo,
+        "lines_cleared": state.lines,
+        "placements": state.placements,
+        "tokens": state.tokens if rules.tokens is not None else None,
+        "can_new_set": playing and rules.tokens is not None and state.tokens > 0,
+        "can_rotate": playing and rules.rotations is not None,
+        "can_continue": can_continue(rules, state),
+        "stuck": stuck,
+        "over": state.over,
+        "clock": None,
+        "final": final_card(rules, state) if state.over else None,
+    }
+    if rules.time_limit_ms is not None:
+        as_of = state.end_ms if state.over else state.last_ms
+        view["clock"] = {
+            "limit_ms": rules.time_limit_ms,
+            "remaining_ms": max(0, rules.time_limit_ms - as_of),
+            "as_of_ms": as_of,
+            "running": playing,
+        }
+    return view
