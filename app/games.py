@@ -97,7 +97,7 @@ class GameService:
     async def names(self, game: Game) -> list[dict[str, Any]]:
         async with self.sessions() as session:
             ids = [s for s in game.seats if s and s != COMPUTER]
-            rows = (await session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))))
+            rows = await session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
             names = dict(rows.all())
         return [
             {
@@ -107,7 +107,9 @@ class GameService:
             for holder in game.seats
         ]
 
-    def viewer_seat(self, engine: Engine[Any, Any, Any], state: Any, mine: Sequence[int]) -> int | None:
+    def viewer_seat(
+        self, engine: Engine[Any, Any, Any], state: Any, mine: Sequence[int]
+    ) -> int | None:
         if not mine:
             return None
         turn = engine.to_move(state)
@@ -181,23 +183,34 @@ class GameService:
                         insert_ignore(
                             session,
                             Daily,
-                            {"engine": game_name, "date": daily, "seed": seed, "number": game.number},
+                            {
+                                "engine": game_name,
+                                "date": daily,
+                                "seed": seed,
+                                "number": game.number,
+                            },
                         )
                     )
                 if daily_key is not None:
                     taken = await session.scalar(
-                        select(Game.id).where(Game.owner_id == player_id, Game.daily_key == daily_key)
+                        select(Game.id).where(
+                            Game.owner_id == player_id, Game.daily_key == daily_key
+                        )
                     )
                     if taken:
                         raise AppError(
-                            409, "daily_played", "you have played today's board already",
+                            409,
+                            "daily_played",
+                            "you have played today's board already",
                             extra={"id": taken},
                         )
                 session.add(game)
                 try:
                     await session.flush()
                 except IntegrityError:
-                    raise AppError(409, "daily_played", "you have played today's board already") from None
+                    raise AppError(
+                        409, "daily_played", "you have played today's board already"
+                    ) from None
         mine = seats_of(game, player_id)
         seat = self.viewer_seat(engine, state, mine)
         return {
@@ -215,7 +228,9 @@ class GameService:
         }
 
     @staticmethod
-    def _numbered(engine: Engine[Any, Any, Any], number: str, raw: Mapping[str, Any]) -> tuple[Any, int]:
+    def _numbered(
+        engine: Engine[Any, Any, Any], number: str, raw: Mapping[str, Any]
+    ) -> tuple[Any, int]:
         """The number fixes the board; the request may choose what the number leaves open
         (a mode, an opponent): each requested param is kept when the number stays the same."""
         params, seed = engine.from_number(number)
@@ -232,7 +247,9 @@ class GameService:
         date = parse_date(daily)
         today = dt.datetime.fromtimestamp(self.clock.now_ms() / 1000, dt.UTC).date()
         if abs((date - today).days) > 1:
-            raise AppError(400, "bad_date", "the daily board exists only for yesterday, today and tomorrow")
+            raise AppError(
+                400, "bad_date", "the daily board exists only for yesterday, today and tomorrow"
+            )
         params = engine.daily_params(raw)
         if params is None:
             raise AppError(400, "no_daily", f"{game_name} has no daily board")
@@ -250,7 +267,9 @@ class GameService:
             ticked, events = engine.tick(state, at_ms)
             if events:
                 try:
-                    game, state = await self._commit(game, engine, Step(ticked, [LogEntry(None, None, at_ms)], events))
+                    game, state = await self._commit(
+                        game, engine, Step(ticked, [LogEntry(None, None, at_ms)], events)
+                    )
                 except AppError:  # someone else changed it meanwhile: show theirs
                     return await self.load(game_id, player_id)
         result = self.snapshot(game, engine, state, player_id)
@@ -289,7 +308,9 @@ class GameService:
         if not mine:
             raise AppError(403, "not_seated", "you do not hold a seat in this game")
         if game.status == "waiting":
-            raise AppError(409, "waiting_for_opponent", "the game starts when a second player joins")
+            raise AppError(
+                409, "waiting_for_opponent", "the game starts when a second player joins"
+            )
         state = engine.load_state(game.state)
         if version != game.version:
             raise self._stale(game, engine, state, player_id)
@@ -303,7 +324,9 @@ class GameService:
         result["events"] = step.events
         return result
 
-    def _play(self, game: Game, engine: Engine[Any, Any, Any], state: Any, move: Any, mine: list[int]) -> Step:
+    def _play(
+        self, game: Game, engine: Engine[Any, Any, Any], state: Any, move: Any, mine: list[int]
+    ) -> Step:
         at_ms = self.clock.now_ms() - game.started_ms
         entries: list[LogEntry] = []
         state, events = engine.tick(state, at_ms)
@@ -326,7 +349,9 @@ class GameService:
             events += reply_events
         return Step(state, entries, events)
 
-    def _stale(self, game: Game, engine: Engine[Any, Any, Any], state: Any, player_id: str | None) -> AppError:
+    def _stale(
+        self, game: Game, engine: Engine[Any, Any, Any], state: Any, player_id: str | None
+    ) -> AppError:
         return AppError(
             409,
             "stale_version",
@@ -334,7 +359,9 @@ class GameService:
             extra={"current": self.snapshot(game, engine, state, player_id)},
         )
 
-    async def _commit(self, game: Game, engine: Engine[Any, Any, Any], step: Step) -> tuple[Game, Any]:
+    async def _commit(
+        self, game: Game, engine: Engine[Any, Any, Any], step: Step
+    ) -> tuple[Game, Any]:
         """Write a step under the version guard, then publish it. Returns the new game row."""
         outcome: Outcome | None = engine.outcome(step.state)
         seen = game.version
@@ -360,7 +387,13 @@ class GameService:
                     if updated.rowcount != 1:  # type: ignore[attr-defined]
                         raise IntegrityError("version moved", None, Exception())
                     session.add_all(
-                        Move(game_id=game.id, ply=seen + i + 1, seat=e.seat, move=e.move, at_ms=e.at_ms)
+                        Move(
+                            game_id=game.id,
+                            ply=seen + i + 1,
+                            seat=e.seat,
+                            move=e.move,
+                            at_ms=e.at_ms,
+                        )
                         for i, e in enumerate(step.entries)
                     )
                     await session.flush()
@@ -390,7 +423,9 @@ class GameService:
         async with self.sessions() as session:
             return await self._get(session, game_id)
 
-    async def _record(self, session: AsyncSession, game: Game, engine: Engine[Any, Any, Any], state: Any) -> None:
+    async def _record(
+        self, session: AsyncSession, game: Game, engine: Engine[Any, Any, Any], state: Any
+    ) -> None:
         entry = engine.record(state)
         if entry is not None and game.seats and game.seats[0] not in (None, COMPUTER):
             await update_record(session, str(game.seats[0]), game, entry, self.clock.now_ms())
@@ -412,14 +447,20 @@ class GameService:
                     taken = await session.execute(
                         update(Game)
                         .where(Game.id == game.id, Game.status == "waiting")
-                        .values(seats=seats, status="active", public=False, updated_ms=self.clock.now_ms())
+                        .values(
+                            seats=seats,
+                            status="active",
+                            public=False,
+                            updated_ms=self.clock.now_ms(),
+                        )
                         .execution_options(synchronize_session=False)
                     )
                     if taken.rowcount != 1:  # type: ignore[attr-defined]
                         raise AppError(409, "no_free_seat", "someone else took the seat first")
             game = await self.get_game(game_id)
             await self.hub.publish(
-                game.id, {"type": "joined", "version": game.version, "players": await self.names(game)}
+                game.id,
+                {"type": "joined", "version": game.version, "players": await self.names(game)},
             )
         return self.snapshot(game, engine, engine.load_state(game.state), player_id)
 
@@ -430,7 +471,11 @@ class GameService:
                 if game.owner_id != player_id:
                     raise AppError(403, "not_owner", "only the creator can cancel this game")
                 if game.status != "waiting":
-                    raise AppError(409, "not_waiting", "only a game still waiting for an opponent can be cancelled")
+                    raise AppError(
+                        409,
+                        "not_waiting",
+                        "only a game still waiting for an opponent can be cancelled",
+                    )
                 game.status = "cancelled"
                 game.public = False
         await self.hub.publish(game_id, {"type": "cancelled", "version": game.version})
@@ -439,7 +484,9 @@ class GameService:
         async with self.sessions() as session:
             game = await self._get(session, game_id)
             rows = (
-                await session.execute(select(Move).where(Move.game_id == game_id).order_by(Move.ply))
+                await session.execute(
+                    select(Move).where(Move.game_id == game_id).order_by(Move.ply)
+                )
             ).scalars()
             moves = [{"ply": m.ply, "seat": m.seat, "move": m.move, "at_ms": m.at_ms} for m in rows]
         return {
@@ -456,7 +503,9 @@ class GameService:
         async with self.sessions() as session:
             rows = (
                 await session.execute(
-                    select(Move).where(Move.game_id == game_id, Move.ply > version).order_by(Move.ply)
+                    select(Move)
+                    .where(Move.game_id == game_id, Move.ply > version)
+                    .order_by(Move.ply)
                 )
             ).scalars()
             return [{"ply": m.ply, "seat": m.seat, "move": m.move, "at_ms": m.at_ms} for m in rows]

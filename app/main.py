@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import pages, ws
 from app.api import games as games_routes
 from app.api import players as players_routes
 from app.config import Settings, get_settings
@@ -23,7 +24,6 @@ from app.games import Clock, GameService, SystemClock
 from app.hub import make_hub
 from app.identity import CookieSigner, IdentityMiddleware
 from app.middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
-from app import pages, ws
 from engines.core.protocol import Engine
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -70,10 +70,12 @@ def create_app(
         problems = error.errors()
         if any(p.get("type") == "json_invalid" for p in problems):
             return JSONResponse(
-                {"error": {"code": "bad_json", "message": "the body is not valid JSON"}}, status_code=400
+                {"error": {"code": "bad_json", "message": "the body is not valid JSON"}},
+                status_code=400,
             )
         details = [
-            {"loc": [str(part) for part in p.get("loc", ())], "msg": p.get("msg", "")} for p in problems
+            {"loc": [str(part) for part in p.get("loc", ())], "msg": p.get("msg", "")}
+            for p in problems
         ]
         first = details[0] if details else {"loc": [], "msg": "invalid request"}
         return JSONResponse(
@@ -98,5 +100,7 @@ def create_app(
 
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
-    app.add_middleware(IdentityMiddleware, signer=CookieSigner(settings.secret), secure=settings.cookie_secure)
+    app.add_middleware(
+        IdentityMiddleware, signer=CookieSigner(settings.secret), secure=settings.cookie_secure
+    )
     return app

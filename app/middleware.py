@@ -27,7 +27,10 @@ async def _send_error(send: Send, status: int, code: str, message: str) -> None:
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
         }
     )
     await send({"type": "http.response.body", "body": body})
@@ -46,7 +49,9 @@ class BodyLimitMiddleware:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _send_error(send, 413, "too_large", f"request bodies are limited to {self.limit} bytes")
+            await _send_error(
+                send, 413, "too_large", f"request bodies are limited to {self.limit} bytes"
+            )
             return
         # Read the body up front (it is small by now) so a chunked body is limited too.
         chunks: list[bytes] = []
@@ -59,7 +64,9 @@ class BodyLimitMiddleware:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                await _send_error(send, 413, "too_large", f"request bodies are limited to {self.limit} bytes")
+                await _send_error(
+                    send, 413, "too_large", f"request bodies are limited to {self.limit} bytes"
+                )
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)

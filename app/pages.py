@@ -21,12 +21,19 @@ router = APIRouter(include_in_schema=False)
 
 def render(request: Request, template: str, status: int = 200, **page: Any) -> HTMLResponse:
     lang = negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))
+
+    def script_json(value: Any) -> str:
+        # JSON inside <script type="application/json">: `</script>` or `<!--` must not end
+        # or confuse the element, so <, > and & become \u escapes (still the same JSON).
+        text = json.dumps(value, ensure_ascii=False)
+        return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
     context = {
         "lang": lang,
         "languages": LANGUAGES,
         "t": Translator(lang),
-        "catalog_json": json.dumps(catalog(lang), ensure_ascii=False),
-        "page_json": json.dumps(page, ensure_ascii=False),
+        "catalog_json": script_json(catalog(lang)),
+        "page_json": script_json(page),
         **page,
     }
     return templates.TemplateResponse(request, template, context, status_code=status)
@@ -58,7 +65,9 @@ async def play_variant_or_number(request: Request, game: str, first: str) -> HTM
 
 
 @router.get("/play/{game}/{variant}/{number}", response_class=HTMLResponse)
-async def play_variant_number(request: Request, game: str, variant: str, number: str) -> HTMLResponse:
+async def play_variant_number(
+    request: Request, game: str, variant: str, number: str
+) -> HTMLResponse:
     return game_page(request, game, variant=variant, number=number)
 
 

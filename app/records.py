@@ -52,7 +52,9 @@ async def update_record(
         record.updated_ms = now_ms
 
 
-async def list_records(session: AsyncSession, player_id: str, engine: str | None) -> list[dict[str, Any]]:
+async def list_records(
+    session: AsyncSession, player_id: str, engine: str | None
+) -> list[dict[str, Any]]:
     query = select(Record).where(Record.player_id == player_id).order_by(Record.engine, Record.key)
     if engine is not None:
         query = query.where(Record.engine == engine)
@@ -69,7 +71,9 @@ async def list_records(session: AsyncSession, player_id: str, engine: str | None
     ]
 
 
-async def board_of_honour(session: AsyncSession, engine: str, date: str, limit: int = 20) -> list[dict[str, Any]]:
+async def board_of_honour(
+    session: AsyncSession, engine: str, date: str, limit: int = 20
+) -> list[dict[str, Any]]:
     rows = await session.execute(
         select(Game.id, Game.score, Game.outcome, Player.name)
         .join(Player, Player.id == Game.owner_id)

@@ -17,7 +17,6 @@ from typing import Any
 
 import anyio
 from anyio import ClosedResourceError
-
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.errors import AppError
@@ -117,7 +116,9 @@ class Connection:
                 if self.bucket.refused > 3 * self.bucket.burst:
                     await self.ws.close(CLOSE_POLICY, "too many messages")
                     return
-                await self.send({"type": "error", "error": {"code": "rate_limited", "message": "slow down"}})
+                await self.send(
+                    {"type": "error", "error": {"code": "rate_limited", "message": "slow down"}}
+                )
                 continue
             await self.handle(data)
 
@@ -136,7 +137,9 @@ class Connection:
             await self.send({"type": "pong"})
         elif kind == "sync":
             since = message.get("version")
-            await self.send_state(since if isinstance(since, int) and not isinstance(since, bool) else None)
+            await self.send_state(
+                since if isinstance(since, int) and not isinstance(since, bool) else None
+            )
         elif kind == "move":
             await self.move(message, request_id)
         else:
@@ -145,17 +148,23 @@ class Connection:
     async def move(self, message: dict[str, Any], request_id: str | int | None) -> None:
         version, move = message.get("version"), message.get("move")
         if not isinstance(version, int) or isinstance(version, bool) or not isinstance(move, dict):
-            await self.error(request_id, "bad_message", "a move needs an integer version and a move object")
+            await self.error(
+                request_id, "bad_message", "a move needs an integer version and a move object"
+            )
             return
         try:
             result = await self.service.move(self.game_id, self.player_id, version, move)
         except AppError as error:
-            await self.send({"type": "error", "id": request_id, "status": error.status, **error.body()})
+            await self.send(
+                {"type": "error", "id": request_id, "status": error.status, **error.body()}
+            )
             return
         await self.send({"type": "ack", "id": request_id, "version": result["version"]})
 
     async def error(self, request_id: str | int | None, code: str, message: str) -> None:
-        await self.send({"type": "error", "id": request_id, "error": {"code": code, "message": message}})
+        await self.send(
+            {"type": "error", "id": request_id, "error": {"code": code, "message": message}}
+        )
 
 
 @router.websocket("/ws/games/{game_id}")

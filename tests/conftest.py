@@ -90,8 +90,11 @@ def clock() -> FakeClock:
 @pytest.fixture
 def settings(database_url: str) -> Settings:
     _clean(database_url)
-    return Settings(database_url=database_url, redis_url=os.environ.get("REDIS_URL") or None,
-                    secret="test-secret")
+    return Settings(
+        database_url=database_url,
+        redis_url=os.environ.get("REDIS_URL") or None,
+        secret="test-secret",
+    )
 
 
 class Player:

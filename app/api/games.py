@@ -52,7 +52,15 @@ async def cancel_game(game_id: str, service: Service, player_id: PlayerId) -> No
 async def open_games(service: Service, player_id: PlayerId) -> dict[str, Any]:
     async with service.sessions() as session:
         rows = await session.execute(
-            select(Game.id, Game.engine, Game.number, Game.params, Game.owner_id, Game.updated_ms, Player.name)
+            select(
+                Game.id,
+                Game.engine,
+                Game.number,
+                Game.params,
+                Game.owner_id,
+                Game.updated_ms,
+                Player.name,
+            )
             .join(Player, Player.id == Game.owner_id)
             .where(Game.status == "waiting", Game.public.is_(True))
             .order_by(Game.updated_ms.desc())

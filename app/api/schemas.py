@@ -15,7 +15,9 @@ class CreateGame(Strict):
     game: StrictStr = Field(max_length=24)
     params: dict[str, Any] | None = None
     number: StrictStr | None = Field(default=None, max_length=40)
-    daily: StrictStr | None = Field(default=None, max_length=10, description="local date YYYY-MM-DD")
+    daily: StrictStr | None = Field(
+        default=None, max_length=10, description="local date YYYY-MM-DD"
+    )
     public: StrictBool = False
 
 

@@ -11,7 +11,7 @@ import re
 from engines.core.protocol import BadParams
 
 SEED_DIGITS = 8
-SEED_LIMIT = 10**SEED_DIGITS  # seeds are 0 .. 99_999_999
+SEED_LIMIT: int = 10**SEED_DIGITS  # seeds are 0 .. 99_999_999
 _NUMBER = re.compile(r"([0-9]{8})-([a-z]+)")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
 Event = dict[str, Any]
@@ -104,7 +104,7 @@ class RecordEntry:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-class SeatKind(str, Enum):
+class SeatKind(StrEnum):
     """Who fills a seat when a game is created."""
 
     OWNER = "owner"  # the player who created the game

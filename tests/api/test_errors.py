@@ -22,7 +22,9 @@ def test_unknown_game(alice_bob: Any) -> None:
 
 def test_malformed_json(alice_bob: Any) -> None:
     alice, _ = alice_bob
-    response = alice.post("/api/games", content=b"{not json", headers={"content-type": "application/json"})
+    response = alice.post(
+        "/api/games", content=b"{not json", headers={"content-type": "application/json"}
+    )
     assert error(response) == (400, "bad_json")
 
 
@@ -56,8 +58,9 @@ def test_bad_params_and_number(alice_bob: Any) -> None:
 
 def test_huge_body(alice_bob: Any) -> None:
     alice, _ = alice_bob
-    response = alice.post("/api/games", content=b"x" * (64 * 1024 + 1),
-                          headers={"content-type": "application/json"})
+    response = alice.post(
+        "/api/games", content=b"x" * (64 * 1024 + 1), headers={"content-type": "application/json"}
+    )
     assert error(response) == (413, "too_large")
 
 
@@ -109,7 +112,10 @@ def test_not_your_turn_is_403(alice_bob: Any) -> None:
 def test_waiting_game_refuses_moves(alice_bob: Any) -> None:
     alice, _ = alice_bob
     game = alice.new_game("tally", params={"opponent": "online"})
-    assert error(alice.move(game["id"], 0, {"type": "add", "n": 1})) == (409, "waiting_for_opponent")
+    assert error(alice.move(game["id"], 0, {"type": "add", "n": 1})) == (
+        409,
+        "waiting_for_opponent",
+    )
 
 
 def test_illegal_and_malformed_moves(alice_bob: Any) -> None:
@@ -117,7 +123,9 @@ def test_illegal_and_malformed_moves(alice_bob: Any) -> None:
     game = alice.new_game("tally")
     assert error(alice.move(game["id"], 0, {"type": "add", "n": 9})) == (422, "out_of_range")
     assert error(alice.move(game["id"], 0, {"type": "jump"})) == (422, "bad_move_type")
-    assert error(alice.post(f"/api/games/{game['id']}/moves", json={"version": "0", "move": {}})) == (
+    assert error(
+        alice.post(f"/api/games/{game['id']}/moves", json={"version": "0", "move": {}})
+    ) == (
         422,
         "invalid_request",
     )

@@ -84,8 +84,14 @@ def test_finished_solo_game_writes_a_record(alice_bob: Any) -> None:
             break
     records = alice.get("/api/records").json()["records"]
     assert records == [
-        {"game": "tally", "key": "limit5", "score": version, "time_ms": 0,
-         "game_id": game["id"], "played": 1}
+        {
+            "game": "tally",
+            "key": "limit5",
+            "score": version,
+            "time_ms": 0,
+            "game_id": game["id"],
+            "played": 1,
+        }
     ]
 
 

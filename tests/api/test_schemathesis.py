@@ -19,8 +19,9 @@ def test_no_server_errors(client: Any) -> None:
     for operation in operations:
 
         @given(case=operation.as_strategy())
-        @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck),
-                  database=None)
+        @settings(
+            max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None
+        )
         def check(case: Any) -> None:
             response = case.call()
             if response.status_code >= 500:

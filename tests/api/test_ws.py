@@ -15,12 +15,17 @@ def online_game(alice: Any, bob: Any) -> dict[str, Any]:
     return game
 
 
-def test_state_on_connect_and_moves_to_every_watcher(alice_bob: Any, players: Any, client: Any) -> None:
+def test_state_on_connect_and_moves_to_every_watcher(
+    alice_bob: Any, players: Any, client: Any
+) -> None:
     alice, bob = alice_bob
     (spectator,) = players(client, "spectator")
     game = online_game(alice, bob)
     first = alice if game["view"]["turn"] == 0 else bob
-    with alice.websocket(f"/ws/games/{game['id']}") as a, spectator.websocket(f"/ws/games/{game['id']}") as s:
+    with (
+        alice.websocket(f"/ws/games/{game['id']}") as a,
+        spectator.websocket(f"/ws/games/{game['id']}") as s,
+    ):
         state = a.receive_json()
         assert state["type"] == "state" and state["version"] == 0 and state["seats"] == [0]
         assert s.receive_json()["seats"] == []

@@ -77,8 +77,20 @@ def test_game_numbers() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", ["", "41739205", "4173920-b", "417392051-b", "41739205-B", "41739205-", "41739205_b",
-            "41739205-b1", "x1739205-b", "٤١٧٣٩٢٠٥-b", "41739205-é"],
+    "bad",
+    [
+        "",
+        "41739205",
+        "4173920-b",
+        "417392051-b",
+        "41739205-B",
+        "41739205-",
+        "41739205_b",
+        "41739205-b1",
+        "x1739205-b",
+        "٤١٧٣٩٢٠٥-b",
+        "41739205-é",
+    ],
 )
 def test_bad_game_numbers(bad: str) -> None:
     with pytest.raises(BadParams) as error:
@@ -120,4 +132,9 @@ def test_replay_folds_moves_and_ticks() -> None:
     state = replay(TALLY, params, 9, log)
     assert state.tally == start.tally + 5 and state.over == "time_up"
     with pytest.raises(IllegalMove):
-        replay(TALLY, params, 9, [{"move": {"type": "add", "n": 2}, "at_ms": 0, "seat": 1 - start.turn}])
+        replay(
+            TALLY,
+            params,
+            9,
+            [{"move": {"type": "add", "n": 2}, "at_ms": 0, "seat": 1 - start.turn}],
+        )
