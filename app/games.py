@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.errors import AppError, from_engine, not_found
 from app.hub import Hub
 from app.models import Daily, Game, Move, Player
+from app.presence import LocalPresence, Presence
 from app.records import update_record
 from app.upsert import insert_ignore
 from engines.core.daily import daily_seed, parse_date
@@ -69,11 +70,15 @@ class GameService:
         hub: Hub,
         clock: Clock,
         engines: Mapping[str, Engine[Any, Any, Any]],
+        presence: Presence | None = None,
+        away_claim_ms: int = 60_000,
     ) -> None:
         self.sessions = sessions
         self.hub = hub
         self.clock = clock
         self.engines = engines
+        self.presence = presence or LocalPresence()
+        self.away_claim_ms = away_claim_ms
 
     # --- helpers -------------------------------------------------------------------
 
@@ -172,6 +177,7 @@ class GameService:
             daily=daily,
             daily_key=daily_key,
             score=None,
+            rematch=None,
             started_ms=now,
             updated_ms=now,
         )
@@ -274,6 +280,7 @@ class GameService:
                     return await self.load(game_id, player_id)
         result = self.snapshot(game, engine, state, player_id)
         result["players"] = await self.names(game)
+        result["presence"] = await self.presence_of(game)
         return result
 
     def snapshot(
@@ -314,6 +321,8 @@ class GameService:
         state = engine.load_state(game.state)
         if version != game.version:
             raise self._stale(game, engine, state, player_id)
+        if raw_move.get("type") == "claim":
+            await self._check_opponent_away(game, mine)
         try:
             move = engine.parse_move(raw_move)
             step = self._play(game, engine, state, move, mine)
@@ -323,6 +332,25 @@ class GameService:
         result = self.snapshot(game, engine, state, player_id)
         result["events"] = step.events
         return result
+
+    async def _check_opponent_away(self, game: Game, mine: list[int]) -> None:
+        """A win by absence needs the opponent gone for the whole grace period."""
+        seats = await self.presence.seats(game.id, len(game.seats), self.clock.now_ms())
+        for seat, presence in enumerate(seats):
+            if seat in mine or game.seats[seat] == COMPUTER:
+                continue
+            recently = presence.away_ms is not None and presence.away_ms < self.away_claim_ms
+            if presence.connected or recently:
+                raise AppError(
+                    409,
+                    "opponent_present",
+                    f"you can claim the win after your opponent has been away "
+                    f"for {self.away_claim_ms // 1000} seconds",
+                )
+
+    async def presence_of(self, game: Game) -> list[dict[str, Any]]:
+        seats = await self.presence.seats(game.id, len(game.seats), self.clock.now_ms())
+        return [p.to_json() for p in seats]
 
     def _play(
         self, game: Game, engine: Engine[Any, Any, Any], state: Any, move: Any, mine: list[int]
@@ -463,6 +491,74 @@ class GameService:
                 {"type": "joined", "version": game.version, "players": await self.names(game)},
             )
         return self.snapshot(game, engine, engine.load_state(game.state), player_id)
+
+    async def rematch(self, game_id: str, player_id: str, action: str) -> dict[str, Any]:
+        """Offer, accept or decline a rematch of a finished two-player game.
+
+        Accepting creates the new game with the seats swapped (the other player opens).
+        The game row is locked while the offer changes, so two answers cannot cross.
+        """
+        async with self.sessions() as session:
+            async with session.begin():
+                game = await session.scalar(
+                    select(Game).where(Game.id == game_id).with_for_update()
+                )
+                if game is None:
+                    raise not_found()
+                offer = self._rematch_offer(game, player_id, action)
+                if action == "accept" and "game_id" not in offer:
+                    rematch = self._new_rematch(game)
+                    session.add(rematch)
+                    offer = {**offer, "game_id": rematch.id}
+                game.rematch = offer
+        await self.hub.publish(game_id, {"type": "rematch", "rematch": offer})
+        return offer
+
+    def _rematch_offer(self, game: Game, player_id: str, action: str) -> dict[str, Any]:
+        mine = seats_of(game, player_id)
+        humans = {s for s in game.seats if s not in (None, COMPUTER)}
+        if not mine:
+            raise AppError(403, "not_seated", "only the players can ask for a rematch")
+        if len(humans) < 2:
+            raise AppError(409, "no_rematch", "rematches are for games between two players")
+        if game.status != "over":
+            raise AppError(409, "not_over", "a rematch can be offered once the game is over")
+        offer = dict(game.rematch or {})
+        if "game_id" in offer:
+            return offer  # already agreed: everyone goes to the same new game
+        if action == "offer":
+            return {"offered_by": mine[0]}
+        if action == "decline":
+            return {"declined_by": mine[0]}
+        if offer.get("offered_by") in (None, mine[0]):
+            raise AppError(409, "no_offer", "there is no rematch offer from your opponent")
+        return offer
+
+    def _new_rematch(self, game: Game) -> Game:
+        engine = self.engine(game.engine)
+        params = engine.parse_params(game.params)
+        seed = secrets.randbelow(SEED_LIMIT)
+        now = self.clock.now_ms()
+        return Game(
+            id=secrets.token_urlsafe(9),
+            engine=game.engine,
+            params=game.params,
+            seed=seed,
+            number=engine.number(params, seed),
+            owner_id=game.owner_id,
+            seats=list(reversed(game.seats)),
+            version=0,
+            state=engine.dump_state(engine.new_game(params, seed)),
+            status="active",
+            outcome=None,
+            public=False,
+            daily=None,
+            daily_key=None,
+            score=None,
+            rematch=None,
+            started_ms=now,
+            updated_ms=now,
+        )
 
     async def cancel(self, game_id: str, player_id: str) -> None:
         async with self.sessions() as session:

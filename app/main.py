@@ -24,6 +24,7 @@ from app.games import Clock, GameService, SystemClock
 from app.hub import make_hub
 from app.identity import CookieSigner, IdentityMiddleware
 from app.middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
+from app.presence import make_presence
 from engines.core.protocol import Engine
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -45,12 +46,21 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = make_engine(settings)
         hub = make_hub(settings.redis_url)
+        presence = make_presence(settings.redis_url)
         await hub.start()
-        app.state.service = GameService(make_sessionmaker(db), hub, clock or SystemClock(), engines)
+        app.state.service = GameService(
+            make_sessionmaker(db),
+            hub,
+            clock or SystemClock(),
+            engines,
+            presence=presence,
+            away_claim_ms=settings.away_claim_ms,
+        )
         try:
             yield
         finally:
             await hub.stop()
+            await presence.close()
             await db.dispose()
 
     app = FastAPI(title="Games", version="0.1.0", lifespan=lifespan)

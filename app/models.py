@@ -64,6 +64,8 @@ class Game(Base):
     daily: Mapped[str | None] = mapped_column(String(10))
     daily_key: Mapped[str | None] = mapped_column(String(64))
     score: Mapped[int | None] = mapped_column(BigInteger)
+    # After a two-player game: {"offered_by": seat} and, once accepted, {"game_id": ...}
+    rematch: Mapped[dict[str, Any] | None] = mapped_column(Json)
     started_ms: Mapped[int] = mapped_column(BigInteger)
     updated_ms: Mapped[int] = mapped_column(BigInteger)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -21,6 +22,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.errors import AppError
 from app.games import GameService
+from app.presence import HEARTBEAT_S, LEASE_MS
 
 router = APIRouter()
 
@@ -61,6 +63,8 @@ class Connection:
         self.max_frame = settings.ws_max_frame_bytes
         self.bucket = TokenBucket(settings.ws_messages_per_second, settings.ws_burst)
         self.send_lock = asyncio.Lock()
+        self.conn_id = secrets.token_urlsafe(8)
+        self.seats: list[int] = []
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.send_lock:
@@ -69,6 +73,7 @@ class Connection:
     async def send_state(self, since: int | None) -> None:
         state = await self.service.load(self.game_id, self.player_id)
         seats = state["seats"]
+        self.seats = seats
         self.view_key = str(seats[0]) if seats else "public"
         if since is not None and 0 <= since < state["version"]:
             state["missed"] = await self.service.moves_since(self.game_id, since)
@@ -102,6 +107,23 @@ class Connection:
                     "server_ms": message["server_ms"],
                 }
             )
+
+    async def hold_seats(self, until_ms: int) -> None:
+        """Renew (or, with ``until_ms`` = now, end) this socket's lease on its seats."""
+        for seat in self.seats:
+            await self.service.presence.hold(self.game_id, seat, self.conn_id, until_ms)
+
+    async def announce_presence(self) -> None:
+        if not self.seats:
+            return
+        game = await self.service.get_game(self.game_id)
+        presence = await self.service.presence_of(game)
+        await self.service.hub.publish(self.game_id, {"type": "presence", "presence": presence})
+
+    async def heartbeat(self) -> None:
+        while True:
+            await self.hold_seats(self.service.clock.now_ms() + LEASE_MS)
+            await asyncio.sleep(HEARTBEAT_S)
 
     async def read(self) -> None:
         while True:
@@ -180,6 +202,8 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
     async with service.hub.watch(game_id) as queue:
         try:
             await connection.send_state(since)
+            await connection.hold_seats(service.clock.now_ms() + LEASE_MS)
+            await connection.announce_presence()
             # Read the client and forward the hub until either side ends; anyio's task
             # group cancels the other one cleanly.
             async with anyio.create_task_group() as group:
@@ -190,7 +214,13 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
 
                 group.start_soon(until_done, connection.read)
                 group.start_soon(until_done, lambda: connection.forward(queue))
+                group.start_soon(connection.heartbeat)
         except (WebSocketDisconnect, ClosedResourceError):
             pass
         except RuntimeError:
             pass  # the client went away while we were sending
+        finally:
+            if connection.seats:
+                with anyio.CancelScope(shield=True):
+                    await connection.hold_seats(service.clock.now_ms())
+                    await connection.announce_presence()

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from sqlalchemy import select
 
 from app.api.deps import PlayerId, Service
-from app.api.schemas import CreateGame, MoveRequest
+from app.api.schemas import CreateGame, MoveRequest, RematchRequest
 from app.models import Game, Player
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -41,6 +41,13 @@ async def get_log(game_id: str, service: Service) -> dict[str, Any]:
 @router.post("/games/{game_id}/join")
 async def join_game(game_id: str, service: Service, player_id: PlayerId) -> dict[str, Any]:
     return await service.join(game_id, player_id)
+
+
+@router.post("/games/{game_id}/rematch")
+async def rematch(
+    game_id: str, body: RematchRequest, service: Service, player_id: PlayerId
+) -> dict[str, Any]:
+    return {"rematch": await service.rematch(game_id, player_id, body.action)}
 
 
 @router.post("/games/{game_id}/cancel", status_code=204)

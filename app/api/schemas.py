@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
@@ -28,3 +28,7 @@ class MoveRequest(Strict):
 
 class NameRequest(Strict):
     name: StrictStr = Field(max_length=200)
+
+
+class RematchRequest(Strict):
+    action: Literal["offer", "accept", "decline"]

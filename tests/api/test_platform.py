@@ -154,3 +154,42 @@ def test_daily_once_and_board_of_honour(alice_bob: Any) -> None:
 def test_catalog_lists_engines(client: Any) -> None:
     games = client.get("/api/catalog").json()["games"]
     assert [g["name"] for g in games] == ["tally"]
+
+
+def finish_online_game(alice: Any, bob: Any) -> dict[str, Any]:
+    game = alice.new_game("tally", params={"opponent": "online", "limit": 5})
+    bob.post(f"/api/games/{game['id']}/join")
+    loser = alice if game["view"]["turn"] == 0 else bob
+    assert loser.move(game["id"], 0, {"type": "resign"}).json()["status"] == "over"
+    return game
+
+
+def test_rematch_offer_accept_swaps_seats(alice_bob: Any) -> None:
+    alice, bob = alice_bob
+    game = finish_online_game(alice, bob)
+    url = f"/api/games/{game['id']}/rematch"
+    early = alice.post(url, json={"action": "accept"})
+    assert early.status_code == 409 and early.json()["error"]["code"] == "no_offer"
+    assert alice.post(url, json={"action": "offer"}).json() == {"rematch": {"offered_by": 0}}
+    own = alice.post(url, json={"action": "accept"})
+    assert own.status_code == 409 and own.json()["error"]["code"] == "no_offer"
+    accepted = bob.post(url, json={"action": "accept"}).json()["rematch"]
+    new_id = accepted["game_id"]
+    assert alice.post(url, json={"action": "offer"}).json()["rematch"]["game_id"] == new_id
+    assert bob.get(f"/api/games/{new_id}").json()["seats"] == [0]
+    assert alice.get(f"/api/games/{new_id}").json()["seats"] == [1]
+
+
+def test_rematch_refusals(alice_bob: Any, players: Any, client: Any) -> None:
+    alice, bob = alice_bob
+    (carol,) = players(client, "carol")
+    game = finish_online_game(alice, bob)
+    url = f"/api/games/{game['id']}/rematch"
+    stranger = carol.post(url, json={"action": "offer"})
+    assert stranger.status_code == 403 and stranger.json()["error"]["code"] == "not_seated"
+    bad = alice.post(url, json={"action": "dance"})
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request"
+    solo = alice.new_game("tally")
+    alone = alice.post(f"/api/games/{solo['id']}/rematch", json={"action": "offer"})
+    assert alone.status_code == 409 and alone.json()["error"]["code"] == "no_rematch"
+    assert bob.post(url, json={"action": "decline"}).json() == {"rematch": {"declined_by": 1}}

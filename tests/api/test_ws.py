@@ -9,6 +9,14 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 
+def receive(ws: Any) -> dict[str, Any]:
+    """The next message that is not a presence notice."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] != "presence":
+            return message
+
+
 def online_game(alice: Any, bob: Any) -> dict[str, Any]:
     game = alice.new_game("tally", params={"opponent": "online", "limit": 30})
     bob.post(f"/api/games/{game['id']}/join")
@@ -26,12 +34,12 @@ def test_state_on_connect_and_moves_to_every_watcher(
         alice.websocket(f"/ws/games/{game['id']}") as a,
         spectator.websocket(f"/ws/games/{game['id']}") as s,
     ):
-        state = a.receive_json()
+        state = receive(a)
         assert state["type"] == "state" and state["version"] == 0 and state["seats"] == [0]
-        assert s.receive_json()["seats"] == []
+        assert receive(s)["seats"] == []
         assert first.move(game["id"], 0, {"type": "add", "n": 2}).status_code == 200
         for socket in (a, s):
-            message = socket.receive_json()
+            message = receive(socket)
             assert message["type"] == "move" and message["version"] == 1
             assert message["events"][0]["type"] == "added"
             assert message["view"]["tally"] == game["view"]["tally"] + 2
@@ -42,9 +50,9 @@ def test_move_over_websocket_gets_ack_then_broadcast(alice_bob: Any) -> None:
     game = online_game(alice, bob)
     first = alice if game["view"]["turn"] == 0 else bob
     with first.websocket(f"/ws/games/{game['id']}") as ws:
-        ws.receive_json()
+        receive(ws)
         ws.send_json({"type": "move", "version": 0, "move": {"type": "add", "n": 1}, "id": "m1"})
-        replies = [ws.receive_json(), ws.receive_json()]
+        replies = [receive(ws), receive(ws)]
         kinds = sorted(r["type"] for r in replies)
         assert kinds == ["ack", "move"]
         ack = next(r for r in replies if r["type"] == "ack")
@@ -56,21 +64,21 @@ def test_errors_over_websocket(alice_bob: Any, players: Any, client: Any) -> Non
     (stranger,) = players(client, "stranger")
     game = online_game(alice, bob)
     with stranger.websocket(f"/ws/games/{game['id']}") as ws:
-        ws.receive_json()
+        receive(ws)
         ws.send_json({"type": "move", "version": 0, "move": {"type": "add", "n": 1}, "id": 7})
-        reply = ws.receive_json()
+        reply = receive(ws)
         assert reply["type"] == "error" and reply["id"] == 7 and reply["status"] == 403
         assert reply["error"]["code"] == "not_seated"
         ws.send_text("not json")
-        assert ws.receive_json()["error"]["code"] == "bad_json"
+        assert receive(ws)["error"]["code"] == "bad_json"
         ws.send_json({"type": "teleport"})
-        assert ws.receive_json()["error"]["code"] == "unknown_type"
+        assert receive(ws)["error"]["code"] == "unknown_type"
         ws.send_json([1, 2])
-        assert ws.receive_json()["error"]["code"] == "bad_message"
+        assert receive(ws)["error"]["code"] == "bad_message"
         ws.send_json({"type": "move", "version": "0", "move": {}})
-        assert ws.receive_json()["error"]["code"] == "bad_message"
+        assert receive(ws)["error"]["code"] == "bad_message"
         ws.send_json({"type": "ping"})
-        assert ws.receive_json() == {"type": "pong"}
+        assert receive(ws) == {"type": "pong"}
 
 
 def test_stale_move_over_websocket_is_409(alice_bob: Any) -> None:
@@ -79,9 +87,9 @@ def test_stale_move_over_websocket_is_409(alice_bob: Any) -> None:
     first = alice if game["view"]["turn"] == 0 else bob
     first.move(game["id"], 0, {"type": "add", "n": 1})
     with first.websocket(f"/ws/games/{game['id']}") as ws:
-        ws.receive_json()
+        receive(ws)
         ws.send_json({"type": "move", "version": 0, "move": {"type": "add", "n": 1}, "id": "x"})
-        reply = ws.receive_json()
+        reply = receive(ws)
         assert reply["status"] == 409 and reply["error"]["code"] == "stale_version"
         assert reply["current"]["version"] == 1
 
@@ -90,10 +98,10 @@ def test_oversized_frame_closes_the_socket(alice_bob: Any) -> None:
     alice, _ = alice_bob
     game = alice.new_game("tally")
     with alice.websocket(f"/ws/games/{game['id']}") as ws:
-        ws.receive_json()
+        receive(ws)
         ws.send_text(json.dumps({"type": "ping", "pad": "x" * 17_000}))
         with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
+            receive(ws)
         assert closed.value.code == 1009
 
 
@@ -101,13 +109,13 @@ def test_flood_is_rate_limited_then_closed(alice_bob: Any) -> None:
     alice, _ = alice_bob
     game = alice.new_game("tally")
     with alice.websocket(f"/ws/games/{game['id']}") as ws:
-        ws.receive_json()
+        receive(ws)
         codes = []
         with pytest.raises(WebSocketDisconnect) as closed:
             for _ in range(1000):
                 ws.send_json({"type": "ping"})
             while True:
-                codes.append(ws.receive_json().get("error", {}).get("code"))
+                codes.append(receive(ws).get("error", {}).get("code"))
         assert closed.value.code == 1008
         assert "rate_limited" in codes
 
@@ -118,16 +126,43 @@ def test_resume_sends_missed_moves(alice_bob: Any) -> None:
     for version in range(3):
         alice.move(game["id"], version, {"type": "add", "n": 1})
     with alice.websocket(f"/ws/games/{game['id']}?since=1") as ws:
-        state = ws.receive_json()
+        state = receive(ws)
         assert state["version"] == 3
         assert [m["ply"] for m in state["missed"]] == [2, 3]
         ws.send_json({"type": "sync", "version": 2})
-        again = ws.receive_json()
+        again = receive(ws)
         assert again["type"] == "state" and [m["ply"] for m in again["missed"]] == [3]
 
 
 def test_unknown_game_socket_is_closed(client: Any) -> None:
     with pytest.raises(WebSocketDisconnect) as closed:
         with client.websocket_connect("/ws/games/nope") as ws:
-            ws.receive_json()
+            receive(ws)
     assert closed.value.code == 4404
+
+
+def test_presence_follows_seated_sockets_and_guards_claims(alice_bob: Any, clock: Any) -> None:
+    alice, bob = alice_bob
+    game = online_game(alice, bob)
+    with alice.websocket(f"/ws/games/{game['id']}") as a:
+        assert receive(a)["presence"] == [
+            {"connected": False, "away_ms": None},
+            {"connected": False, "away_ms": None},
+        ]
+        with bob.websocket(f"/ws/games/{game['id']}") as b:
+            receive(b)
+            notices = [a.receive_json() for _ in range(2)]  # alice's own, then bob's
+            assert notices[-1] == {
+                "type": "presence",
+                "presence": [{"connected": True, "away_ms": 0}, {"connected": True, "away_ms": 0}],
+            }
+            claim = alice.move(game["id"], 0, {"type": "claim"})
+            assert claim.status_code == 409 and claim.json()["error"]["code"] == "opponent_present"
+        gone = a.receive_json()
+        assert gone["presence"][1] == {"connected": False, "away_ms": 0}
+        clock.advance(30_000)
+        early = alice.move(game["id"], 0, {"type": "claim"})
+        assert early.json()["error"]["code"] == "opponent_present"
+        clock.advance(30_000)
+        # Away long enough: the presence check passes and the engine judges the move.
+        assert alice.move(game["id"], 0, {"type": "claim"}).json()["error"]["code"] == "bad_move_type"
