@@ -1,0 +1,61 @@
+"""The hub: local fan-out, and Redis pub/sub that survives a dropped connection."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+
+import pytest
+import redis.asyncio as aioredis
+
+from app.hub import LocalHub, RedisHub
+
+REDIS_URL = os.environ.get("REDIS_URL")
+
+
+async def test_local_hub_delivers_to_watchers_of_that_game_only() -> None:
+    hub = LocalHub()
+    async with hub.watch("g1") as first, hub.watch("g2") as other:
+        await hub.publish("g1", {"type": "move", "version": 1})
+        assert await asyncio.wait_for(first.get(), 1) == {"type": "move", "version": 1}
+        assert other.empty()
+    assert hub.subscribers.queues == {}
+
+
+async def test_a_watcher_that_falls_far_behind_is_told_to_reconnect() -> None:
+    hub = LocalHub()
+    async with hub.watch("g") as queue:
+        for version in range(1000):
+            await hub.publish("g", {"type": "move", "version": version})
+        assert queue.get_nowait() is None
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL")
+async def test_redis_hub_reconnects_after_the_connection_drops(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    assert REDIS_URL
+    hub = RedisHub(REDIS_URL)
+    await hub.start()
+    admin = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        async with hub.watch("drop-test") as queue:
+            await hub.publish("drop-test", {"n": 1})
+            assert await asyncio.wait_for(queue.get(), 5) == {"n": 1}
+            with caplog.at_level(logging.WARNING, logger="app.hub"):
+                killed = await admin.client_kill_filter(_type="pubsub")
+                assert killed >= 1
+                for _ in range(100):  # wait until the hub is subscribed again
+                    await asyncio.sleep(0.05)
+                    channels = await admin.pubsub_channels("game:drop-test")
+                    if channels and hub._connected.is_set():
+                        break
+                await hub.publish("drop-test", {"n": 2})
+                assert await asyncio.wait_for(queue.get(), 5) == {"n": 2}
+            messages = [r.getMessage() for r in caplog.records]
+            assert any("connection lost" in m for m in messages)
+            assert any("reconnected" in m for m in messages)
+    finally:
+        await admin.aclose()
+        await hub.stop()
