@@ -217,6 +217,9 @@ class GameService:
                     raise AppError(
                         409, "daily_played", "you have played today's board already"
                     ) from None
+        opening = self._computer_replies(game, engine, Step(state, [], []), 0)
+        if opening.entries:  # the computer moves first
+            game, state = await self._commit(game, engine, opening)
         mine = seats_of(game, player_id)
         seat = self.viewer_seat(engine, state, mine)
         return {
@@ -226,9 +229,10 @@ class GameService:
             "params": game.params,
             "seat": seat,
             "seats": mine,
-            "version": 0,
+            "version": game.version,
             "status": game.status,
             "view": engine.view(state, seat),
+            "events": opening.events,
             "players": await self.names(game),
             "server_ms": 0,
         }
@@ -365,7 +369,13 @@ class GameService:
         state, move_events = engine.apply(state, move, at_ms, seat)
         entries.append(LogEntry(seat, engine.dump_move(move), at_ms))
         events += move_events
-        # The server plays the computer's seats itself, right away, as logged moves.
+        return self._computer_replies(game, engine, Step(state, entries, events), at_ms)
+
+    def _computer_replies(
+        self, game: Game, engine: Engine[Any, Any, Any], step: Step, at_ms: int
+    ) -> Step:
+        """The server plays the computer's seats itself, right away, as logged moves."""
+        state = step.state
         while engine.outcome(state) is None:
             turn = engine.to_move(state)
             if turn is None or game.seats[turn] != COMPUTER:
@@ -373,9 +383,10 @@ class GameService:
             reply = engine.computer_move(state)
             at_ms = max(at_ms, self.clock.now_ms() - game.started_ms)
             state, reply_events = engine.apply(state, reply, at_ms, turn)
-            entries.append(LogEntry(turn, engine.dump_move(reply), at_ms))
-            events += reply_events
-        return Step(state, entries, events)
+            step.entries.append(LogEntry(turn, engine.dump_move(reply), at_ms))
+            step.events.extend(reply_events)
+        step.state = state
+        return step
 
     def _stale(
         self, game: Game, engine: Engine[Any, Any, Any], state: Any, player_id: str | None

@@ -91,3 +91,26 @@ async def board_of_honour(
         }
         for rank, (game_id, score, outcome, name) in enumerate(rows.all(), start=1)
     ]
+
+
+async def computer_stats(session: AsyncSession, player_id: str, engine: str) -> dict[str, Any]:
+    """Wins, losses and draws against the computer, per level (the ``opponent`` param)."""
+    rows = await session.execute(
+        select(Game.params, Game.seats, Game.outcome).where(
+            Game.owner_id == player_id, Game.engine == engine, Game.status == "over"
+        )
+    )
+    stats: dict[str, dict[str, int]] = {}
+    for params, seats, outcome in rows.all():
+        if "computer" not in seats or player_id not in seats or not outcome:
+            continue
+        level = str(params.get("opponent", "computer"))
+        tally = stats.setdefault(level, {"wins": 0, "losses": 0, "draws": 0})
+        winner = outcome.get("winner")
+        if winner is None:
+            tally["draws"] += 1
+        elif seats[winner] == player_id:
+            tally["wins"] += 1
+        else:
+            tally["losses"] += 1
+    return stats

@@ -12,7 +12,7 @@ from app.api.deps import PlayerId, Service
 from app.api.schemas import NameRequest
 from app.errors import AppError
 from app.models import Player
-from app.records import board_of_honour, list_records
+from app.records import board_of_honour, computer_stats, list_records
 from engines.core.daily import daily_seed, parse_date
 from engines.core.protocol import EngineError
 
@@ -51,6 +51,13 @@ async def get_records(
 ) -> dict[str, Any]:
     async with service.sessions() as session:
         return {"records": await list_records(session, player_id, game)}
+
+
+@router.get("/stats/{game}")
+async def get_stats(game: str, service: Service, player_id: PlayerId) -> dict[str, Any]:
+    service.engine(game)
+    async with service.sessions() as session:
+        return {"game": game, "stats": await computer_stats(session, player_id, game)}
 
 
 @router.get("/daily/{game}")

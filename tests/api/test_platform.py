@@ -193,3 +193,25 @@ def test_rematch_refusals(alice_bob: Any, players: Any, client: Any) -> None:
     alone = alice.post(f"/api/games/{solo['id']}/rematch", json={"action": "offer"})
     assert alone.status_code == 409 and alone.json()["error"]["code"] == "no_rematch"
     assert bob.post(url, json={"action": "decline"}).json() == {"rematch": {"declined_by": 1}}
+
+
+def test_stats_against_the_computer(alice_bob: Any) -> None:
+    alice, bob = alice_bob
+    for _ in range(2):
+        game = alice.new_game("tally", params={"opponent": "computer", "limit": 5})
+        alice.move(game["id"], game["version"], {"type": "resign"})
+    stats = alice.get("/api/stats/tally").json()
+    assert stats == {"game": "tally", "stats": {"computer": {"wins": 0, "losses": 2, "draws": 0}}}
+    assert bob.get("/api/stats/tally").json()["stats"] == {}
+    assert bob.get("/api/stats/chess").status_code == 404
+
+
+def test_computer_opens_when_its_seat_starts(alice_bob: Any) -> None:
+    alice, _ = alice_bob
+    openers = []
+    for number in ("00000001-t", "00000002-t", "00000003-t", "00000004-t", "00000005-t"):
+        game = alice.new_game("tally", number=number, params={"opponent": "computer"})
+        log = alice.get(f"/api/games/{game['id']}/log").json()["moves"]
+        assert game["version"] == len(log) and game["view"]["turn"] == 0
+        openers.append([m["seat"] for m in log])
+    assert sorted(openers) == [[], [], [], [1], [1]]

@@ -165,4 +165,6 @@ def test_presence_follows_seated_sockets_and_guards_claims(alice_bob: Any, clock
         assert early.json()["error"]["code"] == "opponent_present"
         clock.advance(30_000)
         # Away long enough: the presence check passes and the engine judges the move.
-        assert alice.move(game["id"], 0, {"type": "claim"}).json()["error"]["code"] == "bad_move_type"
+        assert (
+            alice.move(game["id"], 0, {"type": "claim"}).json()["error"]["code"] == "bad_move_type"
+        )
