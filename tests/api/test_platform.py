@@ -214,4 +214,4 @@ def test_computer_opens_when_its_seat_starts(alice_bob: Any) -> None:
         log = alice.get(f"/api/games/{game['id']}/log").json()["moves"]
         assert game["version"] == len(log) and game["view"]["turn"] == 0
         openers.append([m["seat"] for m in log])
-    assert sorted(openers) == [[], [], [], [1], [1]]
+    assert sorted(openers) == [[], [], [1], [1], [1]]
