@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from functools import cache
 
+EMPTY = -1
+"""A tile list entry for an empty cell (tiles are row-major picture ids)."""
+
 Point = tuple[int, int]
 """``(row, col)`` in board coordinates; the frame is row/col ``-1`` and ``rows``/``cols``."""
 
@@ -81,10 +84,10 @@ class Grid:
         return (y - 1) * self.cols + (x - 1)
 
     def occupancy(self, tiles: tuple[int, ...]) -> int:
-        """The set of positions holding a tile (``tiles`` is row-major, -1 = empty)."""
+        """The set of positions holding a tile (``tiles`` is row-major)."""
         occupied = 0
         for pos, tile in zip(self.pos_of_index, tiles, strict=True):
-            if tile >= 0:
+            if tile != EMPTY:
                 occupied |= 1 << pos
         return occupied
 

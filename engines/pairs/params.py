@@ -81,3 +81,25 @@ def dump_params(params: Params) -> dict[str, Any]:
 
 def _show(value: object) -> str:
     return repr(value)[:40]
+
+
+def catalog() -> dict[str, Any]:
+    """The catalog entry's params and what each size means."""
+    return {
+        "params": {
+            "size": {"choices": list(SIZES), "default": DEFAULT_SIZE},
+            "mode": {"choices": list(MODES), "default": DEFAULT_MODE},
+        },
+        "sizes": {
+            spec.name: {
+                "letter": spec.letter,
+                "rows": spec.rows,
+                "cols": COLUMNS,
+                "pairs": spec.pairs,
+                "pictures": spec.pictures,
+                "timed_start_ms": spec.timed_start_ms,
+                "timed_cap_ms": spec.timed_cap_ms,
+            }
+            for spec in SIZES.values()
+        },
+    }

@@ -1,0 +1,109 @@
+"""The Pairs engine: the protocol of engines.core.protocol wired to the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.core.protocol import BadParams, Event, IllegalMove, Outcome, RecordEntry, SeatKind
+from engines.pairs import numbering, rules
+from engines.pairs import params as params_module
+from engines.pairs import state as state_module
+from engines.pairs.moves import Move, dump_move, parse_move
+from engines.pairs.params import DEFAULT_MODE, Params
+from engines.pairs.state import State
+from engines.pairs.view import view
+
+
+class PairsEngine:
+    name = "pairs"
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, **params_module.catalog()}
+
+    def parse_params(self, raw: Mapping[str, Any]) -> Params:
+        return params_module.parse_params(raw)
+
+    def new_game(self, params: Params, seed: int) -> State:
+        return rules.new_game(params, seed)
+
+    def parse_move(self, raw: Mapping[str, Any]) -> Move:
+        return parse_move(raw)
+
+    def apply(
+        self, state: State, move: Move, at_ms: int, seat: int = 0
+    ) -> tuple[State, list[Event]]:
+        return rules.apply(state, move, at_ms, seat)
+
+    def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
+        return rules.tick(state, at_ms)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.over or state.reason is None:
+            return None
+        return Outcome(
+            reason=state.reason, scores=(state.score,), winner=None, time_ms=state.clock.elapsed_ms
+        )
+
+    def number(self, params: Params, seed: int) -> str:
+        return numbering.number(params, seed)
+
+    def from_number(self, number: str) -> tuple[Params, int]:
+        return numbering.from_number(number)
+
+    def dump_params(self, params: Params) -> dict[str, Any]:
+        return params_module.dump_params(params)
+
+    def dump_state(self, state: State) -> dict[str, Any]:
+        return state_module.dump_state(state)
+
+    def load_state(self, data: Mapping[str, Any]) -> State:
+        return state_module.load_state(data)
+
+    def dump_move(self, move: Move) -> dict[str, Any]:
+        return dump_move(move)
+
+    def params_of(self, state: State) -> Params:
+        return state.params
+
+    def seats(self, params: Params) -> list[SeatKind]:
+        return [SeatKind.OWNER]
+
+    def to_move(self, state: State) -> int | None:
+        return None if state.over else 0
+
+    def computer_move(self, state: State) -> Move:
+        raise IllegalMove("no_computer", "Pairs has no computer seat")
+
+    def record(self, state: State) -> RecordEntry | None:
+        """Both endings count (a timed game that runs out is not a loss)."""
+        if not state.over:
+            return None
+        return RecordEntry(
+            key=f"{state.params.size}/{state.params.mode}",
+            score=state.score,
+            time_ms=state.clock.elapsed_ms,
+            extra={
+                "reason": state.reason,
+                "pairs_removed": state.pairs_removed,
+                "best_streak": state.best_streak,
+                "hints": state.hints,
+                "shuffles": state.shuffles,
+            },
+        )
+
+    def daily_params(self, raw: Mapping[str, Any]) -> Params | None:
+        """The daily board is Classic; ``raw`` may choose the mode (calm by default)."""
+        if not isinstance(raw, Mapping):
+            raise BadParams("bad_params", "params must be a JSON object")
+        mode = params_module.parse_params({"mode": raw.get("mode", DEFAULT_MODE)}).mode
+        return Params(size="classic", mode=mode)
+
+    def daily_once(self, params: Params) -> bool:
+        return False
+
+
+ENGINE = PairsEngine()

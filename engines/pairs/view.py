@@ -1,0 +1,74 @@
+"""What the browser gets: everything it draws, and nothing that would solve the board.
+
+No solution order, no future shuffles, no list of removable pairs: only the tiles, the
+counters, the clock snapshots (the browser counts down between events from ``as_of_ms``)
+and the pair a paid hint named.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.pairs.grid import EMPTY
+from engines.pairs.numbering import number
+from engines.pairs.rules import hint_data
+from engines.pairs.scoring import STREAK_WINDOW_MS
+from engines.pairs.state import State
+
+
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
+    params = state.params
+    spec = params.spec
+    grid = state.grid
+    cols = grid.cols
+    clock = state.clock
+    running = not clock.paused and not state.over
+    tiles = state.tiles
+    return {
+        "tiles": [
+            [None if tile == EMPTY else tile for tile in tiles[row * cols : (row + 1) * cols]]
+            for row in range(grid.rows)
+        ],
+        "rows": grid.rows,
+        "cols": cols,
+        "size": params.size,
+        "mode": params.mode,
+        "number": number(params, state.seed),
+        "pictures": list(state.pictures),
+        "score": state.score,
+        "streak": state.streak,
+        "best_streak": state.best_streak,
+        "last_removal_ms": state.last_removal_ms,
+        "streak_expires_ms": (
+            None
+            if state.last_removal_ms is None or state.over
+            else state.last_removal_ms + STREAK_WINDOW_MS
+        ),
+        "pairs_removed": state.pairs_removed,
+        "pairs_total": spec.pairs,
+        "hints": state.hints,
+        "shuffles": state.shuffles,
+        "auto_shuffles": state.auto_shuffles,
+        "hint": hint_data(state),
+        "paused": clock.paused,
+        "stopwatch": {
+            "elapsed_ms": clock.elapsed_ms,
+            "running": running,
+            "as_of_ms": clock.as_of_ms,
+        },
+        "clock": (
+            {
+                "remaining_ms": clock.remaining_ms,
+                "running": running,
+                "as_of_ms": clock.as_of_ms,
+                "cap_ms": spec.timed_cap_ms,
+                "start_ms": spec.timed_start_ms,
+            }
+            if params.timed
+            else None
+        ),
+        "over": state.over,
+        "reason": state.reason,
+        "time_ms": clock.elapsed_ms if state.over else None,
+        "bonus": state.bonus if state.over else None,
+    }
