@@ -1,9 +1,30 @@
-"""The blocks engine: the protocol of ``engines.core.protocol`` over the one game loop."""
+"""The blocks engine: the protocol of ``engines.core.protocol`` over the one game loop.
+
+Params ``{"ruleset": "classic10"|"shapes48"|"gravity8", "mode": "classic"|"daily"|"zen"|
+"chrono"|"hardcore", "rotation": bool}``; numbers end in ``a``, ``b``, ``bd``, ``bz``,
+``bc``, ``bh``, ``c`` or ``cr`` (see ``params.py``).
+
+Moves: ``place`` {piece, row, col}, ``rotate`` {piece}, ``new_set``, ``continue``,
+``finish``.
+
+Events: ``placed`` {piece, row, col, kind, cells, points}; ``cleared`` {rows, cols, cells,
+points, combo}; ``grid_cleared`` {bonus, tokens (classic10)}; ``gravity`` {moves:
+[[from_row, to_row], ...]}; ``dealt`` {hand, refill (Zen only)}; ``rotated`` {piece, name,
+kind, cells}; ``new_set`` {tokens}; ``stuck`` {tokens} (classic10: nothing fits, a New set
+is left); ``continued`` {rows, cells}; ``zen_cleared_row`` {row, cells}; ``over``
+{reason: stuck|finished|time_up}.
+
+Errors: BadParams ``bad_params``, ``bad_ruleset``, ``bad_mode``, ``bad_rotation``,
+``bad_seed``, ``bad_number``, ``unknown_variant``, ``bad_state``; BadMove ``bad_move``,
+``unknown_move``, ``bad_piece``, ``bad_coordinate``; IllegalMove ``not_your_seat``,
+``game_over``, ``time_up``, ``no_such_piece``, ``piece_used``, ``out_of_grid``,
+``occupied`` {cells}, ``rotation_off``, ``not_allowed``, ``no_tokens``,
+``continue_not_allowed``, ``not_over``, ``continue_used``, ``no_room``, ``no_computer``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from engines.blocks import params as params_codec
@@ -19,7 +40,7 @@ from engines.blocks.moves import (
     parse_move,
 )
 from engines.blocks.params import Params
-from engines.blocks.rulesets import ruleset_of
+from engines.blocks.rulesets import catalog, ruleset_of
 from engines.blocks.state import State, dump_state, load_state
 from engines.blocks.view import build_view
 from engines.core.protocol import Event, IllegalMove, Outcome, RecordEntry, SeatKind
@@ -29,6 +50,9 @@ class BlocksEngine:
     name = "blocks"
 
     # --- params, numbers, codecs -----------------------------------------------------------
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, **catalog()}
 
     def parse_params(self, raw: Mapping[str, Any]) -> Params:
         return params_codec.parse_params(raw)
@@ -75,16 +99,16 @@ class BlocksEngine:
         if isinstance(move, Place):
             after, events = play.place(rules, state, move.piece, move.row, move.col, at_ms)
         elif isinstance(move, Rotate):
-            after, events = play.rotate(rules, state, move.piece)
+            after, events = play.rotate(rules, state, move.piece, at_ms)
         elif isinstance(move, NewSet):
             after, events = play.new_set(rules, state, at_ms)
         elif isinstance(move, Continue):
-            after, events = play.continue_game(rules, state)
+            after, events = play.continue_game(rules, state, at_ms)
         elif isinstance(move, Finish):
             after, events = play.finish(state, at_ms)
         else:
             raise IllegalMove("unknown_move", f"not a blocks move: {move!r:.60}")
-        return replace(after, last_ms=at_ms), events
+        return after, events
 
     def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
         return play.tick(ruleset_of(state.params), state, at_ms)

@@ -83,6 +83,7 @@ class Placements:
     offsets: tuple[int, ...]  # bit offset of each cell from the anchor
     anchors: int  # bitmask of the anchor cells where the whole shape lies inside the grid
     masks: tuple[int, ...]  # per anchor cell: the cells covered (0 where it does not fit)
+    covered: tuple[tuple[int, ...], ...]  # per anchor cell: the indices of the cells covered
     touched: tuple[tuple[Line, ...], ...]  # per anchor cell: the rows and columns it meets
 
     @classmethod
@@ -91,15 +92,18 @@ class Placements:
         offsets = tuple(dr * grid.cols + dc for dr, dc in shape.cells)
         anchors = 0
         masks: list[int] = []
+        covered: list[tuple[int, ...]] = []
         touched: list[tuple[Line, ...]] = []
         for index in range(grid.size):
             row, col = grid.cell_of(index)
             if row + shape.height > grid.rows or col + shape.width > grid.cols:
                 masks.append(0)
+                covered.append(())
                 touched.append(())
                 continue
             anchors |= 1 << index
             masks.append(sum(1 << (index + off) for off in offsets))
+            covered.append(tuple(index + off for off in offsets))
             touched.append(
                 tuple(
                     line
@@ -108,7 +112,7 @@ class Placements:
                     or (line.axis == "col" and col <= line.index < col + shape.width)
                 )
             )
-        return cls(shape, offsets, anchors, tuple(masks), tuple(touched))
+        return cls(shape, offsets, anchors, tuple(masks), tuple(covered), tuple(touched))
 
     def fit_anchors(self, board: int, full: int) -> int:
         """The anchors where the shape fits on ``board``, as a bitmask."""

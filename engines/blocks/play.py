@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from engines.blocks.dealing import Hand
 from engines.blocks.geometry import bits
 from engines.blocks.params import Params, check_seed
 from engines.blocks.rulesets import Ruleset, ruleset_of
@@ -17,7 +18,6 @@ from engines.blocks.state import EMPTY, State
 from engines.core.protocol import Event, IllegalMove
 from engines.core.rng import Rng
 
-Hand = tuple[int, int, int]
 CONTINUE_ROWS = 4  # Continue empties at most this many rows
 
 
@@ -104,11 +104,19 @@ def empty_cells(colours: tuple[int, ...], mask: int) -> tuple[int, ...]:
 # --- dealing -------------------------------------------------------------------------------
 
 
-def deal(rules: Ruleset, state: State, events: list[Event]) -> State:
-    rng = Rng(state.rng)
-    hand = rules.dealer.deal(rng, state.board, state.score, rules.table, rules.grid.full)
+def deal_hand(
+    rules: Ruleset, rng_state: int, board: int, score: int, events: list[Event]
+) -> tuple[Hand, int]:
+    """A new set for ``board`` (with the ruleset's guarantee) and the new rng state."""
+    rng = Rng(rng_state)
+    hand = rules.dealer.deal(rng, board, score, rules.table, rules.grid.full)
     events.append({"type": "dealt", "hand": hand_json(rules, hand)})
-    return replace(state, rng=rng.state, hand=hand, sets=state.sets + 1)
+    return hand, rng.state
+
+
+def deal(rules: Ruleset, state: State, events: list[Event]) -> State:
+    hand, rng_state = deal_hand(rules, state.rng, state.board, state.score, events)
+    return replace(state, rng=rng_state, hand=hand, sets=state.sets + 1)
 
 
 def settle(rules: Ruleset, state: State, at_ms: int, events: list[Event]) -> State:
@@ -191,7 +199,8 @@ def place(rules: Ruleset, state: State, slot: int, row: int, col: int, at_ms: in
 
     board = state.board | mask
     colours = list(state.colours)
-    for i in bits(mask):
+    covered = placements.covered[anchor]
+    for i in covered:
         colours[i] = shape.kind
     full_rows, full_cols, cleared = grid.full_lines(board, placements.touched[anchor])
     lines = len(full_rows) + len(full_cols)
@@ -209,7 +218,7 @@ def place(rules: Ruleset, state: State, slot: int, row: int, col: int, at_ms: in
             "row": row,
             "col": col,
             "kind": shape.kind,
-            "cells": cells_json(rules, mask),
+            "cells": [list(divmod(i, grid.cols)) for i in covered],
             "points": points.total,
         }
     ]
@@ -225,7 +234,7 @@ def place(rules: Ruleset, state: State, slot: int, row: int, col: int, at_ms: in
             }
         )
     tokens = state.tokens
-    if emptied:
+    if emptied and points.bonus:
         grid_event: Event = {"type": "grid_cleared", "bonus": points.bonus}
         if rules.tokens is not None:
             tokens = min(tokens + rules.tokens.per_cleared_grid, rules.tokens.cap)
@@ -237,30 +246,44 @@ def place(rules: Ruleset, state: State, slot: int, row: int, col: int, at_ms: in
         if moves:
             events.append({"type": "gravity", "moves": moves})
 
-    hand = list(state.hand)
-    hand[slot] = EMPTY
-    after = replace(
-        state,
+    hand: Hand = (
+        EMPTY if slot == 0 else state.hand[0],
+        EMPTY if slot == 1 else state.hand[1],
+        EMPTY if slot == 2 else state.hand[2],
+    )
+    score = state.score + points.total
+    rng_state, sets = state.rng, state.sets
+    if hand == (EMPTY, EMPTY, EMPTY):
+        hand, rng_state = deal_hand(rules, rng_state, board, score, events)
+        sets += 1
+    # Built directly rather than with dataclasses.replace: this is the hot path.
+    after = State(
+        params=state.params,
+        seed=state.seed,
+        rng=rng_state,
         board=board,
         colours=new_colours,
-        hand=(hand[0], hand[1], hand[2]),
-        score=state.score + points.total,
+        hand=hand,
+        score=score,
         combo=combo.combo,
         misses=combo.misses,
         best_combo=max(state.best_combo, combo.combo),
         lines=state.lines + lines,
         placements=state.placements + 1,
+        sets=sets,
         tokens=tokens,
+        continue_used=state.continue_used,
+        end_reason=None,
+        end_ms=0,
+        last_ms=at_ms,
     )
-    if all(p == EMPTY for p in hand):
-        after = deal(rules, after, events)
     return settle(rules, after, at_ms, events), events
 
 
 # --- the other moves -----------------------------------------------------------------------
 
 
-def rotate(rules: Ruleset, state: State, slot: int) -> tuple[State, list[Event]]:
+def rotate(rules: Ruleset, state: State, slot: int, at_ms: int) -> tuple[State, list[Event]]:
     if rules.rotations is None:
         raise IllegalMove("rotation_off", "pieces do not turn in this game")
     piece = hand_piece(state, slot)
@@ -268,7 +291,7 @@ def rotate(rules: Ruleset, state: State, slot: int) -> tuple[State, list[Event]]
     hand = list(state.hand)
     hand[slot] = turned
     event: Event = {"type": "rotated", "piece": slot, **piece_json(rules, turned)}
-    return replace(state, hand=(hand[0], hand[1], hand[2])), [event]
+    return replace(state, hand=(hand[0], hand[1], hand[2]), last_ms=at_ms), [event]
 
 
 def new_set(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[Event]]:
@@ -277,7 +300,7 @@ def new_set(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[Event
     if state.tokens <= 0:
         raise IllegalMove("no_tokens", "no New set is left")
     events: list[Event] = [{"type": "new_set", "tokens": state.tokens - 1}]
-    after = deal(rules, replace(state, tokens=state.tokens - 1), events)
+    after = deal(rules, replace(state, tokens=state.tokens - 1, last_ms=at_ms), events)
     return settle(rules, after, at_ms, events), events
 
 
@@ -306,7 +329,7 @@ def can_continue(rules: Ruleset, state: State) -> bool:
     )
 
 
-def continue_game(rules: Ruleset, state: State) -> tuple[State, list[Event]]:
+def continue_game(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[Event]]:
     if not rules.continue_offered:
         raise IllegalMove("continue_not_allowed", "this game offers no Continue")
     if not state.over:
@@ -332,13 +355,14 @@ def continue_game(rules: Ruleset, state: State) -> tuple[State, list[Event]]:
         continue_used=True,
         end_reason=None,
         end_ms=0,
+        last_ms=at_ms,
     )
     removed = cells_json(rules, state.board & mask)
     return after, [{"type": "continued", "rows": rows, "cells": removed}]
 
 
 def finish(state: State, at_ms: int) -> tuple[State, list[Event]]:
-    return replace(state, end_reason="finished", end_ms=at_ms), [
+    return replace(state, end_reason="finished", end_ms=at_ms, last_ms=at_ms), [
         {"type": "over", "reason": "finished"}
     ]
 

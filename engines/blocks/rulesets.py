@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from engines.blocks.dealing import (
     Dealer,
@@ -18,7 +19,7 @@ from engines.blocks.dealing import (
     Tier,
 )
 from engines.blocks.geometry import Grid, Placements, placement_tables
-from engines.blocks.params import Params
+from engines.blocks.params import LETTERS, MODES, RULESETS, Params
 from engines.blocks.scoring import (
     ComboRule,
     GraceCombo,
@@ -221,3 +222,37 @@ def _gravity8(params: Params) -> Ruleset:
 def ruleset_of(params: Params) -> Ruleset:
     builders = {"classic10": _classic10, "shapes48": _shapes48, "gravity8": _gravity8}
     return builders[params.ruleset](params)
+
+
+def catalog() -> dict[str, Any]:
+    """The catalog entry's params, and what each ruleset offers in each of its modes."""
+    return {
+        "params": {
+            "ruleset": {"choices": list(RULESETS), "default": "classic10"},
+            "mode": {"choices": list(MODES), "default": "classic"},
+            "rotation": {"choices": [False, True], "default": False},
+        },
+        "rulesets": {name: _ruleset_entry(name) for name in RULESETS},
+    }
+
+
+def _ruleset_entry(name: str) -> dict[str, Any]:
+    base = ruleset_of(Params(name))
+    modes = {}
+    for params in LETTERS:
+        if params.ruleset == name and not params.rotation:
+            rules = ruleset_of(params)
+            modes[params.mode] = {
+                "records": rules.counts_for_record,
+                "new_set": rules.tokens is not None,
+                "continue": rules.continue_offered,
+                "time_limit_ms": rules.time_limit_ms,
+                "daily_once": params.mode == "daily",
+            }
+    return {
+        "rows": base.grid.rows,
+        "cols": base.grid.cols,
+        "pieces": len(base.shapes),
+        "rotation": name == "gravity8",
+        "modes": modes,
+    }

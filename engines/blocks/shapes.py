@@ -9,7 +9,7 @@ dealing draws by position, so reordering a table would change every game number'
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Cells = tuple[tuple[int, int], ...]
 
@@ -19,18 +19,14 @@ class Shape:
     name: str
     cells: Cells
     kind: int  # colour / family id, 1..N
+    size: int = field(init=False, compare=False)
+    height: int = field(init=False, compare=False)
+    width: int = field(init=False, compare=False)
 
-    @property
-    def size(self) -> int:
-        return len(self.cells)
-
-    @property
-    def height(self) -> int:
-        return 1 + max(r for r, _ in self.cells)
-
-    @property
-    def width(self) -> int:
-        return 1 + max(c for _, c in self.cells)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", len(self.cells))
+        object.__setattr__(self, "height", 1 + max(r for r, _ in self.cells))
+        object.__setattr__(self, "width", 1 + max(c for _, c in self.cells))
 
 
 def normalise(cells: Iterable[tuple[int, int]]) -> Cells:

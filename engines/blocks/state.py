@@ -76,6 +76,13 @@ def _int(data: Mapping[str, Any], key: str) -> int:
     return value
 
 
+def _bool(data: Mapping[str, Any], key: str) -> bool:
+    value = data[key]
+    if not isinstance(value, bool):
+        raise TypeError(key)
+    return value
+
+
 def load_state(data: Mapping[str, Any]) -> State:
     try:
         params = parse_params(data["params"])
@@ -106,7 +113,7 @@ def load_state(data: Mapping[str, Any]) -> State:
             placements=_int(data, "placements"),
             sets=_int(data, "sets"),
             tokens=_int(data, "tokens"),
-            continue_used=bool(data["continue_used"]),
+            continue_used=_bool(data, "continue_used"),
             end_reason=end_reason,
             end_ms=_int(data, "end_ms"),
             last_ms=_int(data, "last_ms"),

@@ -67,8 +67,11 @@ def lines_board(rows: set[int], cols: set[int], holes: list[tuple[int, int]], si
     return ["".join(line) for line in grid]
 
 
-def place(state: State, piece: int, row: int, col: int, at_ms: int = 0) -> tuple[State, list[dict[str, Any]]]:
-    return ENGINE.apply(state, ENGINE.parse_move({"type": "place", "piece": piece, "row": row, "col": col}), at_ms)
+def place(
+    state: State, piece: int, row: int, col: int, at_ms: int = 0
+) -> tuple[State, list[dict[str, Any]]]:
+    move = ENGINE.parse_move({"type": "place", "piece": piece, "row": row, "col": col})
+    return ENGINE.apply(state, move, at_ms)
 
 
 def event(events: list[dict[str, Any]], kind: str) -> dict[str, Any]:
