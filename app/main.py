@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -100,7 +100,9 @@ def create_app(
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
+            return pages.render(request, "not_found.html", status=404, game=None)
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         return JSONResponse(
             {"error": {"code": code, "message": str(error.detail)}},

@@ -99,6 +99,7 @@ class Connection:
             await self.send(
                 {
                     "type": "move",
+                    "from_version": message["from_version"],
                     "version": message["version"],
                     "view": views.get(self.view_key, views["public"]),
                     "events": message["events"],

@@ -65,7 +65,9 @@ def test_tick_ends_a_timed_game_on_load_and_logs_it(alice_bob: Any, clock: FakeC
 
 def test_computer_plays_its_seat_right_after_the_human(alice_bob: Any) -> None:
     alice, _ = alice_bob
-    game = alice.new_game("tally", params={"opponent": "computer", "limit": 20})
+    # In 00000003-t the human opens (see test_computer_opens_when_its_seat_starts).
+    game = alice.new_game("tally", number="00000003-t", params={"opponent": "computer"})
+    assert game["version"] == 0
     body = alice.move(game["id"], 0, {"type": "add", "n": 3}).json()
     assert body["version"] == 2
     assert [e["seat"] for e in body["events"] if e["type"] == "added"] == [0, 1]

@@ -1,0 +1,233 @@
+/**
+ * api — the REST and WebSocket client.
+ *
+ *   await api(method, path, body?) → parsed JSON (null for 204)
+ *       throws ApiError for any non-2xx answer, a network failure (status 0, code "network")
+ *       or a body that is not JSON (code "bad_response")
+ *   class ApiError extends Error {status, code, message, details, body}
+ *       built from the server's {"error": {code, message, details?}}; body is the whole
+ *       answer (a 409 stale_version carries the current state in body.current)
+ *
+ *   const socket = new GameSocket(gameId, {onState, onMove, onMessage, onStatus}, {since})
+ *       connects to ws(s)://<host>/ws/games/<id>?since=<last version>, reconnects with
+ *       back-off (0.5 s … 15 s, and at once when the browser comes back online or the
+ *       tab becomes visible), pings every 25 s.
+ *     onState(msg)   {type:"state", version, view, status, outcome, players, missed?, ...}:
+ *                    a full snapshot (on connect, on reconnect, after a sync); render it whole
+ *     onMove(msg)    {type:"move", version, view, events, status, outcome}: the next move
+ *     onMessage(msg) anything else: "joined", "cancelled", errors without a request id …
+ *     onStatus(s)    "connecting" | "open" | "closed"
+ *     socket.version           last version seen (-1 before the first state)
+ *     socket.status            the current status
+ *     socket.send(obj)         → true when sent
+ *     socket.move(version, move) → Promise resolved with the server's ack {type:"ack", id, version}
+ *                                  or rejected with an ApiError (the server's error, or
+ *                                  "offline"/"disconnected"/"timeout")
+ *     socket.sync()            asks for a fresh state
+ *     socket.close()           closes for good
+ *   A move message whose version is not last+1 triggers a sync (the server also resends
+ *   the state itself when it notices a gap), so a page may receive onMove and then onState.
+ */
+
+import { t } from './i18n.js';
+
+export class ApiError extends Error {
+  constructor(status, code, message, details = null, body = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.body = body;
+  }
+
+  static from(status, body) {
+    const error = body && typeof body === 'object' ? body.error : null;
+    if (error && typeof error === 'object') {
+      return new ApiError(status, String(error.code ?? 'error'), String(error.message ?? ''), error.details ?? null, body);
+    }
+    return new ApiError(status, 'http_error', t('common.error.generic'), null, body);
+  }
+}
+
+export async function api(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, 'network', t('common.error.network'));
+  }
+  if (response.status === 204) return null;
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new ApiError(response.status, 'bad_response', t('common.error.generic'), null, text);
+    }
+  }
+  if (!response.ok) throw ApiError.from(response.status, data);
+  return data;
+}
+
+const PING_MS = 25_000;
+const MOVE_TIMEOUT_MS = 15_000;
+const CLOSE_NOT_FOUND = 4404;
+
+export class GameSocket {
+  constructor(gameId, handlers = {}, { since = -1 } = {}) {
+    this.gameId = gameId;
+    this.handlers = handlers;
+    this.version = since;
+    this.status = 'closed';
+    this.ws = null;
+    this.pending = new Map(); // request id → {resolve, reject, timer}
+    this.seq = 0;
+    this.attempt = 0;
+    this.retryTimer = 0;
+    this.pingTimer = 0;
+    this.closed = false;
+    this.wake = () => {
+      if (!this.closed && document.visibilityState === 'visible' && this.status === 'closed') this.connect();
+    };
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', this.wake);
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const query = this.version >= 0 ? `?since=${this.version}` : '';
+    return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}${query}`;
+  }
+
+  setStatus(status) {
+    if (this.status === status) return;
+    this.status = status;
+    this.handlers.onStatus?.(status);
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    if (this.closed || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+    this.setStatus('connecting');
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      this.attempt = 0;
+      this.setStatus('open');
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: 'ping' }), PING_MS);
+    });
+    ws.addEventListener('message', (event) => this.receive(event.data));
+    ws.addEventListener('close', (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearInterval(this.pingTimer);
+      this.failPending('disconnected', t('common.conn.closed'));
+      this.setStatus('closed');
+      if (this.closed || event.code === CLOSE_NOT_FOUND) return;
+      const delay = Math.min(15_000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+      this.attempt += 1;
+      this.retryTimer = setTimeout(() => {
+        if (document.visibilityState === 'visible' && navigator.onLine !== false) this.connect();
+      }, delay);
+    });
+  }
+
+  receive(data) {
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
+    switch (msg.type) {
+      case 'state':
+        this.version = msg.version;
+        this.handlers.onState?.(msg);
+        break;
+      case 'move':
+        if (msg.version <= this.version) return; // already have it
+        {
+          const gap = this.version >= 0 && msg.version !== this.version + 1;
+          this.version = msg.version;
+          this.handlers.onMove?.(msg);
+          if (gap) this.sync();
+        }
+        break;
+      case 'ack':
+        this.settle(msg.id, (p) => p.resolve(msg));
+        break;
+      case 'pong':
+        break;
+      case 'error':
+        if (msg.id != null && this.pending.has(msg.id)) {
+          this.settle(msg.id, (p) => p.reject(ApiError.from(msg.status ?? 422, msg)));
+        } else {
+          this.handlers.onMessage?.(msg);
+        }
+        break;
+      default:
+        this.handlers.onMessage?.(msg);
+    }
+  }
+
+  settle(id, fn) {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    clearTimeout(entry.timer);
+    fn(entry);
+  }
+
+  failPending(code, message) {
+    for (const id of [...this.pending.keys()]) {
+      this.settle(id, (p) => p.reject(new ApiError(0, code, message)));
+    }
+  }
+
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  sync() {
+    return this.send({ type: 'sync', version: this.version });
+  }
+
+  move(version, move) {
+    const id = `m${++this.seq}`;
+    return new Promise((resolve, reject) => {
+      if (!this.send({ type: 'move', version, move, id })) {
+        reject(new ApiError(0, 'offline', t('common.error.network')));
+        return;
+      }
+      const timer = setTimeout(
+        () => this.settle(id, (p) => p.reject(new ApiError(0, 'timeout', t('common.error.timeout')))),
+        MOVE_TIMEOUT_MS,
+      );
+      this.pending.set(id, { resolve, reject, timer });
+    });
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    window.removeEventListener('online', this.wake);
+    document.removeEventListener('visibilitychange', this.wake);
+    this.failPending('disconnected', t('common.conn.closed'));
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close(1000);
+    this.setStatus('closed');
+  }
+}

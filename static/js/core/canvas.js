@@ -1,0 +1,108 @@
+/**
+ * canvas — one crisp canvas per board, sized to its container and devicePixelRatio.
+ *
+ *   const board = createBoardCanvas(container, draw)
+ *     container  an element with a size of its own (e.g. .board-box, .tray-box); the
+ *                canvas (class "board-canvas") is appended to it and fills it
+ *     draw(ctx, width, height)  paints everything; called with the transform set so that
+ *                units are CSS pixels, after every resize, DPR change and themechange
+ *   board.canvas, board.ctx, board.width, board.height (CSS px), board.dpr
+ *   board.requestDraw()         schedule one draw on the next animation frame (batched)
+ *   board.drawNow()             draw synchronously
+ *   board.toLocal(clientX, clientY) → {x, y} in CSS px relative to the canvas
+ *   board.destroy()             stop observing and remove the canvas
+ */
+
+export function createBoardCanvas(container, draw) {
+  const canvas = document.createElement('canvas');
+  canvas.className = 'board-canvas';
+  if (getComputedStyle(container).position === 'static') container.style.position = 'relative';
+  container.append(canvas);
+  const ctx = canvas.getContext('2d');
+
+  const board = {
+    canvas,
+    ctx,
+    width: 0,
+    height: 0,
+    dpr: 1,
+    requestDraw,
+    drawNow,
+    toLocal,
+    destroy,
+  };
+
+  let frame = 0;
+  let dprQuery = null;
+
+  function resize() {
+    const rect = container.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const width = Math.max(0, rect.width);
+    const height = Math.max(0, rect.height);
+    const pixelWidth = Math.round(width * dpr);
+    const pixelHeight = Math.round(height * dpr);
+    board.width = width;
+    board.height = height;
+    board.dpr = dpr;
+    if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
+      canvas.width = pixelWidth;
+      canvas.height = pixelHeight;
+    }
+    drawNow();
+  }
+
+  function drawNow() {
+    if (frame) {
+      cancelAnimationFrame(frame);
+      frame = 0;
+    }
+    if (!board.width || !board.height) return;
+    ctx.setTransform(board.dpr, 0, 0, board.dpr, 0, 0);
+    ctx.clearRect(0, 0, board.width, board.height);
+    draw(ctx, board.width, board.height);
+  }
+
+  function requestDraw() {
+    if (!frame) frame = requestAnimationFrame(() => {
+      frame = 0;
+      drawNow();
+    });
+  }
+
+  function toLocal(clientX, clientY) {
+    const rect = canvas.getBoundingClientRect();
+    return { x: clientX - rect.left, y: clientY - rect.top };
+  }
+
+  // A DPR change (moving the window to another screen, zooming) fires the query once.
+  function watchDpr() {
+    dprQuery?.removeEventListener('change', onDprChange);
+    dprQuery = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    dprQuery.addEventListener('change', onDprChange);
+  }
+
+  function onDprChange() {
+    watchDpr();
+    resize();
+  }
+
+  const observer = new ResizeObserver(() => resize());
+  observer.observe(container);
+  const onOrientation = () => resize();
+  window.addEventListener('orientationchange', onOrientation);
+  window.addEventListener('themechange', requestDraw);
+  watchDpr();
+  resize();
+
+  function destroy() {
+    observer.disconnect();
+    dprQuery?.removeEventListener('change', onDprChange);
+    window.removeEventListener('orientationchange', onOrientation);
+    window.removeEventListener('themechange', requestDraw);
+    if (frame) cancelAnimationFrame(frame);
+    canvas.remove();
+  }
+
+  return board;
+}

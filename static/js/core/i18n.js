@@ -1,0 +1,71 @@
+/**
+ * i18n — the words of the page, from the catalog the server embeds as
+ * <script type="application/json" id="i18n-catalog"> (static/i18n/<lang>.json).
+ *
+ *   t(key, vars?)            → string; "{name}" placeholders filled from vars; the key itself if missing
+ *   has(key)                 → boolean, true when the catalog has the key
+ *   plural(key, n, vars?)    → t(`${key}.${category}`, {n, ...vars}) with the CLDR category of n
+ *                              (one/few/many/other via Intl.PluralRules), falling back to `${key}.other`
+ *   lang()                   → "en" | "ru" | "fr" (the <html lang>)
+ *   formatNumber(n)          → n with the language's digit grouping
+ *   setLanguage(code)        → stores the `lang` cookie for a year and reloads the page
+ *   initLanguageSwitch(root?)→ wires <select data-lang-select> and <button data-lang="xx"> inside root
+ *
+ * Keys are namespaced: site.*, lobby.*, common.*, games.<game>.*.
+ */
+
+let catalog = null;
+
+function messages() {
+  if (catalog === null) {
+    const node = document.getElementById('i18n-catalog');
+    try {
+      catalog = node ? JSON.parse(node.textContent) : {};
+    } catch {
+      catalog = {};
+    }
+  }
+  return catalog;
+}
+
+export function lang() {
+  return document.documentElement.lang || 'en';
+}
+
+export function has(key) {
+  return Object.prototype.hasOwnProperty.call(messages(), key);
+}
+
+export function t(key, vars) {
+  const text = has(key) ? messages()[key] : key;
+  if (!vars) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+}
+
+let pluralRules = null;
+
+export function plural(key, n, vars = {}) {
+  pluralRules ??= new Intl.PluralRules(lang());
+  const exact = `${key}.${pluralRules.select(n)}`;
+  return t(has(exact) ? exact : `${key}.other`, { n: formatNumber(n), ...vars });
+}
+
+export function formatNumber(n) {
+  return new Intl.NumberFormat(lang()).format(n);
+}
+
+export function setLanguage(code) {
+  document.cookie = `lang=${encodeURIComponent(code)}; path=/; max-age=31536000; samesite=lax`;
+  location.reload();
+}
+
+export function initLanguageSwitch(root = document) {
+  for (const select of root.querySelectorAll('select[data-lang-select]')) {
+    select.value = lang();
+    select.addEventListener('change', () => setLanguage(select.value));
+  }
+  for (const button of root.querySelectorAll('button[data-lang]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.lang === lang()));
+    button.addEventListener('click', () => setLanguage(button.dataset.lang));
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * shell — loaded on every page: theme, language switch, nothing game-specific.
+ * Game pages add their own module in {% block scripts %}.
+ */
+
+import { initLanguageSwitch, t } from './core/i18n.js';
+import { currentTheme, initTheme } from './core/theme.js';
+import { toast } from './core/ui.js';
+
+initTheme();
+initLanguageSwitch();
+
+document.addEventListener('themetoggled', () => {
+  toast(t('site.theme.changed', { name: t(`site.theme.${currentTheme()}`) }), { ms: 1600 });
+});

@@ -1,0 +1,180 @@
+"""Browser tests: Playwright (sync API) driving Debian's Chromium against a real uvicorn.
+
+Fixtures:
+  server_url  (session) a migrated database (a temporary SQLite file, or DATABASE_URL /
+              REDIS_URL from the environment when set) and ``uvicorn app.asgi:app`` on a
+              free loopback port; yields "http://127.0.0.1:<port>". With E2E_BASE_URL set,
+              the tests use that running server instead and start nothing.
+  browser     (module) headless Chromium from /usr/bin/chromium
+  phone       a fresh context: 390×844, touch, mobile, device scale 3, base_url set
+  desktop     a fresh context: 1280×800, base_url set
+  shot        shot(page, name) saves artifacts/screenshots/<name>.png (gitignored)
+
+Every test under tests/e2e/ is marked ``e2e`` and skipped when Chromium is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SKIP_REASON = f"{CHROMIUM} is missing: install Debian's chromium package to run the e2e tests"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.e2e)
+            if not CHROMIUM.exists():
+                item.add_marker(pytest.mark.skip(reason=SKIP_REASON))
+
+
+def migrate(env: dict[str, str]) -> None:
+    """Alembic upgrade head in a child process (its asyncio.run must not meet the event
+    loop Playwright's sync API keeps in this one)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "alembic", "upgrade", "head"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"alembic upgrade head failed:\n{result.stdout}\n{result.stderr}")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_until_up(
+    base_url: str, process: subprocess.Popen[bytes], log: Path, timeout: float = 30
+) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            output = log.read_text(errors="replace")
+            raise RuntimeError(f"uvicorn exited with {process.returncode}:\n{output}")
+        try:
+            with urllib.request.urlopen(f"{base_url}/static/css/site.css", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.1)
+    output = log.read_text(errors="replace")
+    raise RuntimeError(f"uvicorn did not answer within {timeout} s:\n{output}")
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not CHROMIUM.exists():
+        pytest.skip(SKIP_REASON)
+    if os.environ.get("E2E_BASE_URL"):
+        yield os.environ["E2E_BASE_URL"].rstrip("/")
+        return
+    env = dict(os.environ)
+    database_url = env.get("DATABASE_URL")
+    if not database_url:
+        database_url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('e2e-db') / 'e2e.sqlite3'}"
+        env["DATABASE_URL"] = database_url
+    migrate(env)
+    env.setdefault("SECRET", "e2e-" + secrets.token_hex(16))
+    port = free_port()
+    log = tmp_path_factory.mktemp("e2e-server") / "uvicorn.log"
+    command = [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1",
+               "--port", str(port), "--log-level", "warning"]
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base_url, process, log)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    # Module scope: Playwright's sync API marks its event loop as running in this thread,
+    # so it must stop before any later test (outside tests/e2e) calls asyncio.run().
+    if not CHROMIUM.exists():
+        pytest.skip(SKIP_REASON)
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    chromium = playwright.chromium.launch(
+        executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+    )
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+        playwright.stop()
+
+
+@pytest.fixture
+def phone(browser: Any, server_url: str) -> Iterator[Any]:
+    context = browser.new_context(
+        base_url=server_url,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=3,
+        is_mobile=True,
+        has_touch=True,
+        locale="en-US",
+    )
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def desktop(browser: Any, server_url: str) -> Iterator[Any]:
+    context = browser.new_context(
+        base_url=server_url, viewport={"width": 1280, "height": 800}, locale="en-US"
+    )
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+def shot(page: Any, name: str, full_page: bool = False) -> Path:
+    """Save a screenshot of ``page`` as artifacts/screenshots/<name>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+@pytest.fixture(name="shot")
+def shot_fixture() -> Callable[..., Path]:
+    return shot

@@ -1,0 +1,87 @@
+"""The shared browser modules (static/js/core), run in Chromium: the daily seed matches
+engines/core/daily.py, i18n, formatting and the DOM builder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engines.core.daily import daily_seed
+
+pytestmark = pytest.mark.e2e
+
+DATES = ["2026-11-29", "2027-01-01", "2024-02-29", "2031-12-31"]
+GAMES = ["blocks", "pairs", "triangles", "été-漢字"]
+
+
+@pytest.fixture
+def page(phone: Any) -> Any:
+    page = phone.new_page()
+    page.goto("/")
+    return page
+
+
+def run(page: Any, module: str, body: str, arg: Any = None) -> Any:
+    return page.evaluate(
+        f"async (arg) => {{ const m = await import('/static/js/core/{module}.js'); {body} }}", arg
+    )
+
+
+def test_daily_seed_matches_python(page: Any) -> None:
+    cases = [[game, date] for game in GAMES for date in DATES]
+    seeds = run(page, "daily", "return arg.map(([g, d]) => m.dailySeed(g, d));", cases)
+    assert seeds == [daily_seed(game, date) for game, date in cases]
+    today = run(page, "daily", "return m.localDate(new Date(2026, 0, 5, 23, 59));")
+    assert today == "2026-01-05"
+
+
+def test_i18n_and_formatting(page: Any) -> None:
+    assert run(page, "i18n", "return m.t('games.triangles.stars', {n: 60});") == "60 stars"
+    assert run(page, "i18n", "return m.t('no.such.key');") == "no.such.key"
+    assert run(page, "i18n", "return m.lang();") == "en"
+    times = run(page, "ui", "return [0, 61000, 599999, 3723000].map(m.formatTime);")
+    assert times == ["0:00", "1:01", "9:59", "1:02:03"]
+
+
+def test_el_never_parses_markup(page: Any) -> None:
+    html = run(page, "ui", "return m.el('p', {class: 'x', 'aria-label': '<i>'}, '<b>hi</b>', 1)"
+                           ".outerHTML;")
+    assert html == '<p class="x" aria-label="&lt;i&gt;">&lt;b&gt;hi&lt;/b&gt;1</p>'
+
+
+def test_api_error_shape(page: Any) -> None:
+    error = run(page, "api", """
+        try { await m.api('POST', '/api/games', {game: 'nope'}); }
+        catch (e) { return [e instanceof m.ApiError, e.status, e.code, typeof e.message]; }
+    """)
+    assert error == [True, 404, "unknown_game", "string"]
+
+
+def test_game_socket_state_move_ack_and_error(page: Any) -> None:
+    game = page.request.post("/api/games", data={"game": "triangles",
+                                                 "params": {"opponent": "human"}}).json()
+    result = run(page, "api", """
+        const seen = [];
+        const states = [];
+        let opened;
+        const ready = new Promise((resolve) => { opened = resolve; });
+        const socket = new m.GameSocket(arg, {
+          onState: (msg) => { states.push(msg.version); opened(); },
+          onMove: (msg) => seen.push(['move', msg.version]),
+          onStatus: (s) => seen.push(['status', s]),
+        });
+        await ready;
+        const ack = await socket.move(0, {type: 'resign'});
+        let refused;
+        try { await socket.move(0, {type: 'resign'}); } catch (e) { refused = [e.status, e.code]; }
+        await new Promise((r) => setTimeout(r, 200));
+        socket.close();
+        return {ack: [ack.type, ack.version], refused, seen, states, version: socket.version};
+    """, game["id"])
+    assert result["ack"] == ["ack", 1]
+    assert result["refused"] == [409, "stale_version"]
+    assert ["move", 1] in result["seen"]
+    assert result["seen"][:2] == [["status", "connecting"], ["status", "open"]]
+    assert result["seen"][-1] == ["status", "closed"]
+    assert result["states"][0] == 0 and result["version"] == 1
