@@ -17,17 +17,13 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.servers import migrate, start_uvicorn, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -53,41 +49,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(pytest.mark.skip(reason=SKIP_REASON))
 
 
-def migrate(env: dict[str, str]) -> None:
-    """Alembic upgrade head in a child process (its asyncio.run must not meet the event
-    loop Playwright's sync API keeps in this one)."""
-    result = subprocess.run(
-        [sys.executable, "-m", "alembic", "upgrade", "head"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"alembic upgrade head failed:\n{result.stdout}\n{result.stderr}")
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_until_up(
-    base_url: str, process: subprocess.Popen[bytes], log: Path, timeout: float = 30
-) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            output = log.read_text(errors="replace")
-            raise RuntimeError(f"uvicorn exited with {process.returncode}:\n{output}")
-        try:
-            with urllib.request.urlopen(f"{base_url}/static/css/site.css", timeout=1) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.1)
-    output = log.read_text(errors="replace")
-    raise RuntimeError(f"uvicorn did not answer within {timeout} s:\n{output}")
-
-
 @pytest.fixture(scope="session")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not CHROMIUM.exists():
@@ -102,23 +63,12 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         env["DATABASE_URL"] = database_url
     migrate(env)
     env.setdefault("SECRET", "e2e-" + secrets.token_hex(16))
-    port = free_port()
     log = tmp_path_factory.mktemp("e2e-server") / "uvicorn.log"
-    command = [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1",
-               "--port", str(port), "--log-level", "warning"]
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}"
+    process, base_url = start_uvicorn(env, log)
     try:
-        wait_until_up(base_url, process, log)
         yield base_url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,82 @@
+"""Real servers for tests: migrate a database and run ``uvicorn app.asgi:app`` processes
+on free loopback ports (browser tests and multi-process tests use these)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def migrate(env: dict[str, str]) -> None:
+    """Alembic upgrade head in a child process (its asyncio.run must not meet an event
+    loop that a test framework keeps in this one)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "alembic", "upgrade", "head"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"alembic upgrade head failed:\n{result.stdout}\n{result.stderr}")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_until_up(
+    base_url: str, process: subprocess.Popen[bytes], log: Path, timeout: float = 30
+) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            output = log.read_text(errors="replace")
+            raise RuntimeError(f"uvicorn exited with {process.returncode}:\n{output}")
+        try:
+            with urllib.request.urlopen(f"{base_url}/static/css/site.css", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.1)
+    output = log.read_text(errors="replace")
+    raise RuntimeError(f"uvicorn did not answer within {timeout} s:\n{output}")
+
+
+def start_uvicorn(env: dict[str, str], log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``uvicorn app.asgi:app`` on a free port; returns the process and its base URL."""
+    port = free_port()
+    command = [
+        sys.executable, "-m", "uvicorn", "app.asgi:app",
+        "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+    ]  # fmt: skip
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base_url, process, log)
+    except BaseException:
+        stop(process)
+        raise
+    return process, base_url
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
