@@ -10,10 +10,12 @@ is lost with a 409, never half-written.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -72,6 +74,7 @@ class GameService:
         engines: Mapping[str, Engine[Any, Any, Any]],
         presence: Presence | None = None,
         away_claim_ms: int = 60_000,
+        serialize_writes: bool = False,
     ) -> None:
         self.sessions = sessions
         self.hub = hub
@@ -79,6 +82,9 @@ class GameService:
         self.engines = engines
         self.presence = presence or LocalPresence()
         self.away_claim_ms = away_claim_ms
+        self._write_turn: AbstractAsyncContextManager[Any] = (
+            asyncio.Lock() if serialize_writes else nullcontext()
+        )
 
     # --- helpers -------------------------------------------------------------------
 
@@ -93,6 +99,19 @@ class GameService:
         if game is None:
             raise not_found()
         return game
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """A session in a write transaction, committed at the end of the block.
+
+        With SQLite, writers in this process take turns on an asyncio lock: SQLite admits
+        one writer at a time anyway, and its busy handler would otherwise make waiting
+        writers sleep in steps of up to 100 ms.
+        """
+        async with self._write_turn:
+            async with self.sessions() as session:
+                async with session.begin():
+                    yield session
 
     async def ensure_player(self, session: AsyncSession, player_id: str) -> None:
         await session.execute(
@@ -181,42 +200,39 @@ class GameService:
             started_ms=now,
             updated_ms=now,
         )
-        async with self.sessions() as session:
-            async with session.begin():
-                await self.ensure_player(session, player_id)
-                if daily is not None:
-                    await session.execute(
-                        insert_ignore(
-                            session,
-                            Daily,
-                            {
-                                "engine": game_name,
-                                "date": daily,
-                                "seed": seed,
-                                "number": game.number,
-                            },
-                        )
+        async with self.transaction() as session:
+            await self.ensure_player(session, player_id)
+            if daily is not None:
+                await session.execute(
+                    insert_ignore(
+                        session,
+                        Daily,
+                        {
+                            "engine": game_name,
+                            "date": daily,
+                            "seed": seed,
+                            "number": game.number,
+                        },
                     )
-                if daily_key is not None:
-                    taken = await session.scalar(
-                        select(Game.id).where(
-                            Game.owner_id == player_id, Game.daily_key == daily_key
-                        )
-                    )
-                    if taken:
-                        raise AppError(
-                            409,
-                            "daily_played",
-                            "you have played today's board already",
-                            extra={"id": taken},
-                        )
-                session.add(game)
-                try:
-                    await session.flush()
-                except IntegrityError:
+                )
+            if daily_key is not None:
+                taken = await session.scalar(
+                    select(Game.id).where(Game.owner_id == player_id, Game.daily_key == daily_key)
+                )
+                if taken:
                     raise AppError(
-                        409, "daily_played", "you have played today's board already"
-                    ) from None
+                        409,
+                        "daily_played",
+                        "you have played today's board already",
+                        extra={"id": taken},
+                    )
+            session.add(game)
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise AppError(
+                    409, "daily_played", "you have played today's board already"
+                ) from None
         opening = self._computer_replies(game, engine, Step(state, [], []), 0)
         if opening.entries:  # the computer moves first
             game, state = await self._commit(game, engine, opening)
@@ -414,33 +430,32 @@ class GameService:
             "score": max(outcome.scores) if outcome and outcome.scores else None,
             "updated_ms": now,
         }
-        async with self.sessions() as session:
-            try:
-                async with session.begin():
-                    updated = await session.execute(
-                        update(Game)
-                        .where(Game.id == game.id, Game.version == seen)
-                        .values(**values)
-                        .execution_options(synchronize_session=False)
+        try:
+            async with self.transaction() as session:
+                updated = await session.execute(
+                    update(Game)
+                    .where(Game.id == game.id, Game.version == seen)
+                    .values(**values)
+                    .execution_options(synchronize_session=False)
+                )
+                if updated.rowcount != 1:  # type: ignore[attr-defined]
+                    raise IntegrityError("version moved", None, Exception())
+                session.add_all(
+                    Move(
+                        game_id=game.id,
+                        ply=seen + i + 1,
+                        seat=e.seat,
+                        move=e.move,
+                        at_ms=e.at_ms,
                     )
-                    if updated.rowcount != 1:  # type: ignore[attr-defined]
-                        raise IntegrityError("version moved", None, Exception())
-                    session.add_all(
-                        Move(
-                            game_id=game.id,
-                            ply=seen + i + 1,
-                            seat=e.seat,
-                            move=e.move,
-                            at_ms=e.at_ms,
-                        )
-                        for i, e in enumerate(step.entries)
-                    )
-                    await session.flush()
-                    if outcome is not None:
-                        await self._record(session, game, engine, step.state)
-            except IntegrityError:
-                fresh = await self.get_game(game.id)
-                raise self._stale(fresh, engine, engine.load_state(fresh.state), None) from None
+                    for i, e in enumerate(step.entries)
+                )
+                await session.flush()
+                if outcome is not None:
+                    await self._record(session, game, engine, step.state)
+        except IntegrityError:
+            fresh = await self.get_game(game.id)
+            raise self._stale(fresh, engine, engine.load_state(fresh.state), None) from None
         for key, value in values.items():
             setattr(game, key, value)
         await self.hub.publish(
@@ -480,22 +495,21 @@ class GameService:
                 raise AppError(409, "no_free_seat", "both seats are taken; you can watch this game")
             seats = list(game.seats)
             seats[seats.index(None)] = player_id
-            async with self.sessions() as session:
-                async with session.begin():
-                    await self.ensure_player(session, player_id)
-                    taken = await session.execute(
-                        update(Game)
-                        .where(Game.id == game.id, Game.status == "waiting")
-                        .values(
-                            seats=seats,
-                            status="active",
-                            public=False,
-                            updated_ms=self.clock.now_ms(),
-                        )
-                        .execution_options(synchronize_session=False)
+            async with self.transaction() as session:
+                await self.ensure_player(session, player_id)
+                taken = await session.execute(
+                    update(Game)
+                    .where(Game.id == game.id, Game.status == "waiting")
+                    .values(
+                        seats=seats,
+                        status="active",
+                        public=False,
+                        updated_ms=self.clock.now_ms(),
                     )
-                    if taken.rowcount != 1:  # type: ignore[attr-defined]
-                        raise AppError(409, "no_free_seat", "someone else took the seat first")
+                    .execution_options(synchronize_session=False)
+                )
+                if taken.rowcount != 1:  # type: ignore[attr-defined]
+                    raise AppError(409, "no_free_seat", "someone else took the seat first")
             game = await self.get_game(game_id)
             await self.hub.publish(
                 game.id,
@@ -509,19 +523,16 @@ class GameService:
         Accepting creates the new game with the seats swapped (the other player opens).
         The game row is locked while the offer changes, so two answers cannot cross.
         """
-        async with self.sessions() as session:
-            async with session.begin():
-                game = await session.scalar(
-                    select(Game).where(Game.id == game_id).with_for_update()
-                )
-                if game is None:
-                    raise not_found()
-                offer = self._rematch_offer(game, player_id, action)
-                if action == "accept" and "game_id" not in offer:
-                    rematch = self._new_rematch(game)
-                    session.add(rematch)
-                    offer = {**offer, "game_id": rematch.id}
-                game.rematch = offer
+        async with self.transaction() as session:
+            game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+            if game is None:
+                raise not_found()
+            offer = self._rematch_offer(game, player_id, action)
+            if action == "accept" and "game_id" not in offer:
+                rematch = self._new_rematch(game)
+                session.add(rematch)
+                offer = {**offer, "game_id": rematch.id}
+            game.rematch = offer
         await self.hub.publish(game_id, {"type": "rematch", "rematch": offer})
         return offer
 
@@ -572,19 +583,18 @@ class GameService:
         )
 
     async def cancel(self, game_id: str, player_id: str) -> None:
-        async with self.sessions() as session:
-            async with session.begin():
-                game = await self._get(session, game_id)
-                if game.owner_id != player_id:
-                    raise AppError(403, "not_owner", "only the creator can cancel this game")
-                if game.status != "waiting":
-                    raise AppError(
-                        409,
-                        "not_waiting",
-                        "only a game still waiting for an opponent can be cancelled",
-                    )
-                game.status = "cancelled"
-                game.public = False
+        async with self.transaction() as session:
+            game = await self._get(session, game_id)
+            if game.owner_id != player_id:
+                raise AppError(403, "not_owner", "only the creator can cancel this game")
+            if game.status != "waiting":
+                raise AppError(
+                    409,
+                    "not_waiting",
+                    "only a game still waiting for an opponent can be cancelled",
+                )
+            game.status = "cancelled"
+            game.public = False
         await self.hub.publish(game_id, {"type": "cancelled", "version": game.version})
 
     async def log(self, game_id: str) -> dict[str, Any]:

@@ -55,6 +55,7 @@ def create_app(
             engines,
             presence=presence,
             away_claim_ms=settings.away_claim_ms,
+            serialize_writes=settings.is_sqlite,
         )
         try:
             yield

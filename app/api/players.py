@@ -38,10 +38,9 @@ async def get_me(service: Service, player_id: PlayerId) -> dict[str, Any]:
 @router.put("/me")
 async def put_me(body: NameRequest, service: Service, player_id: PlayerId) -> dict[str, Any]:
     name = clean_name(body.name)
-    async with service.sessions() as session:
-        async with session.begin():
-            await service.ensure_player(session, player_id)
-            await session.execute(update(Player).where(Player.id == player_id).values(name=name))
+    async with service.transaction() as session:
+        await service.ensure_player(session, player_id)
+        await session.execute(update(Player).where(Player.id == player_id).values(name=name))
     return {"name": name}
 
 

@@ -1,0 +1,181 @@
+"""Online play benchmark: run as ``.venv/bin/python bench/online.py [--matches 1 50 500]``.
+
+Starts one ``uvicorn app.asgi:app`` process per database (a temporary SQLite file; and
+PostgreSQL + Redis when ``--postgres URL`` and ``--redis URL`` are given, as in
+production), creates N online Triangles matches (24 stars), connects both players of each
+match over WebSocket, and lets all matches play at once: the player to move sends a line
+over the socket, and the opponent's socket receives it. For each N it prints the moves
+per second over the whole run, and the latency from a move's send to the opponent's
+receipt (p50, p99).
+
+The lines are chosen before the clock starts (the engine's easy computer player, replayed
+locally), so the bench client spends its time on the sockets, not on the rules. Client
+and server share this machine's 2 cores: the figures include the client's own work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.identity import COOKIE, CookieSigner  # noqa: E402
+from engines.triangles import ENGINE as TRIANGLES  # noqa: E402
+from tests.servers import migrate, start_uvicorn, stop  # noqa: E402
+
+SECRET = "bench-secret"
+MOVES_PER_MATCH = 20
+
+
+class Match:
+    def __init__(self, index: int) -> None:
+        signer = CookieSigner(SECRET)
+        self.cookies = [
+            f"{COOKIE}={signer.sign(f'bench-{index}-{seat}-{os.getpid()}')}" for seat in (0, 1)
+        ]
+        self.id = ""
+        self.lines: list[dict[str, Any]] = []
+        self.sockets: list[Any] = []
+
+    async def create(self, http: httpx.AsyncClient) -> None:
+        created = await http.post(
+            "/api/games",
+            json={"game": "triangles", "params": {"opponent": "online", "stars": 24}},
+            headers={"cookie": self.cookies[0]},
+        )
+        body = created.json()
+        self.id = body["id"]
+        joined = await http.post(f"/api/games/{self.id}/join", headers={"cookie": self.cookies[1]})
+        assert joined.status_code == 200, joined.text
+        self.lines = planned_lines(body["params"], int(body["number"][:8]))
+
+    async def connect(self, ws_base: str) -> None:
+        for cookie in self.cookies:
+            socket = await websockets.connect(
+                f"{ws_base}/ws/games/{self.id}",
+                additional_headers={"cookie": cookie},
+                max_size=2**20,
+            )
+            await next_of(socket, "state")
+            self.sockets.append(socket)
+
+    async def play(self, latencies: list[float]) -> int:
+        """Alternate the planned lines; return how many moves were made."""
+        version = 0
+        turn = 0
+        for line in self.lines:
+            mover, opponent = self.sockets[turn], self.sockets[1 - turn]
+            sent = time.perf_counter()
+            await mover.send(json.dumps({"type": "move", "version": version, "move": line}))
+            message = await next_of(opponent, "move")
+            latencies.append(time.perf_counter() - sent)
+            version, turn = message["version"], message["view"]["turn"]
+            await next_of(mover, "move")
+            if message["view"]["over"]:
+                break
+        return version
+
+    async def close(self) -> None:
+        for socket in self.sockets:
+            await socket.close()
+
+
+def planned_lines(raw_params: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+    """The first lines of an easy-vs-easy game on this board (``again`` is off, so turns
+    simply alternate)."""
+    params = TRIANGLES.parse_params({**raw_params, "opponent": "easy"})
+    state = TRIANGLES.new_game(params, seed)
+    lines = []
+    for _ in range(MOVES_PER_MATCH):
+        if TRIANGLES.outcome(state) is not None:
+            break
+        move = TRIANGLES.computer_move(state)
+        lines.append(TRIANGLES.dump_move(move))
+        state, _ = TRIANGLES.apply(state, move, 0, TRIANGLES.to_move(state) or 0)
+    return lines
+
+
+async def next_of(socket: Any, kind: str) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(socket.recv(), timeout=60))
+        if message["type"] == kind:
+            return message
+        if message["type"] == "error":
+            raise RuntimeError(message)
+
+
+async def run(base_url: str, matches: int) -> dict[str, float]:
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as http:
+        games = [Match(i) for i in range(matches)]
+        for start in range(0, matches, 50):
+            await asyncio.gather(*(g.create(http) for g in games[start : start + 50]))
+    ws_base = base_url.replace("http://", "ws://")
+    for start in range(0, matches, 50):
+        await asyncio.gather(*(g.connect(ws_base) for g in games[start : start + 50]))
+    latencies: list[float] = []
+    began = time.perf_counter()
+    moves = await asyncio.gather(*(g.play(latencies) for g in games))
+    elapsed = time.perf_counter() - began
+    await asyncio.gather(*(g.close() for g in games))
+    ordered = sorted(latencies)
+    return {
+        "moves": sum(moves),
+        "moves_per_s": sum(moves) / elapsed,
+        "p50_ms": statistics.median(ordered) * 1000,
+        "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
+    }
+
+
+def bench_database(label: str, env: dict[str, str], counts: list[int]) -> None:
+    migrate(env)
+    with tempfile.TemporaryDirectory() as tmp:
+        process, base_url = start_uvicorn(env, Path(tmp) / "uvicorn.log")
+        try:
+            for count in counts:
+                figures = asyncio.run(run(base_url, count))
+                print(
+                    f"{label:<22} {count:>5} matches  {figures['moves']:>6} moves  "
+                    f"{figures['moves_per_s']:>8.1f} moves/s  "
+                    f"p50 {figures['p50_ms']:>7.1f} ms  p99 {figures['p99_ms']:>7.1f} ms",
+                    flush=True,
+                )
+        finally:
+            stop(process)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, nargs="+", default=[1, 50, 500])
+    parser.add_argument("--postgres", help="a PostgreSQL URL (its tables are created if missing)")
+    parser.add_argument("--redis", help="a Redis URL, used with --postgres")
+    args = parser.parse_args()
+    print(f"one uvicorn process; {MOVES_PER_MATCH} lines per match at most; 24 stars")
+    base_env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    base_env["SECRET"] = SECRET
+    with tempfile.TemporaryDirectory() as tmp:
+        sqlite = {**base_env, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"}
+        bench_database("SQLite, in-process hub", sqlite, args.matches)
+    if args.postgres:
+        postgres = {**base_env, "DATABASE_URL": args.postgres}
+        if args.redis:
+            postgres["REDIS_URL"] = args.redis
+        label = "PostgreSQL + Redis" if args.redis else "PostgreSQL"
+        bench_database(label, postgres, args.matches)
+
+
+if __name__ == "__main__":
+    main()
