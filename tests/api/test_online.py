@@ -51,18 +51,14 @@ def next_line(player: Any, game_id: str) -> dict[str, Any]:
 
 
 def start_match(alice: Any, bob: Any) -> dict[str, Any]:
-    game = alice.new_game(
-        "triangles", params={"opponent": "online", "stars": 24}, public=True
-    )
+    game = alice.new_game("triangles", params={"opponent": "online", "stars": 24}, public=True)
     assert game["status"] == "waiting" and game["seats"] == [0]
     joined = bob.post(f"/api/games/{game['id']}/join").json()
     assert joined["seats"] == [1] and joined["status"] == "active"
     return game
 
 
-def test_full_match_between_two_sockets_and_a_spectator(
-    client: Any, players: Any
-) -> None:
+def test_full_match_between_two_sockets_and_a_spectator(client: Any, players: Any) -> None:
     alice, bob, carol = players(client, "alice", "bob", "carol")
     game = start_match(alice, bob)
     gid = game["id"]
@@ -79,7 +75,9 @@ def test_full_match_between_two_sockets_and_a_spectator(
         while not view["over"]:
             mover = view["turn"]
             line = next_line(alice, gid)
-            sockets[mover].send_json({"type": "move", "version": version, "move": line, "id": version})
+            sockets[mover].send_json(
+                {"type": "move", "version": version, "move": line, "id": version}
+            )
             got = collect(sockets[mover], {"move", "ack"})
             assert got["ack"]["id"] == version
             other = receive(sockets[1 - mover], "move")

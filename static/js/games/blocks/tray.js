@@ -1,0 +1,555 @@
+/**
+ * tray — the three pieces under the board, and every way to move one onto it: a drag with
+ * mouse, pen or finger (on touch the piece floats above the finger), or the keyboard
+ * (choose with 1–3 or the arrows, move on the board with the arrows, Enter to place).
+ *
+ *   const tray = new Tray(box, board, handlers)
+ *     handlers.canMove()            → whether pieces may be picked up now
+ *     handlers.canRotate()          → whether a double tap / R turns a piece
+ *     handlers.onPlace(slot, placement)   a drop on a legal cell (placement from the view)
+ *     handlers.onRotate(slot)       a double tap, or R
+ *     handlers.onRefuse(text)       a keyboard Enter where the piece does not fit
+ *     handlers.announce(text)       words for screen readers
+ *   tray.setHand(hand, {maxExtent, dealt, rotated})   the view's hand; animates a deal / a turn
+ *   tray.hide(slot) / tray.show(slot)   keep a slot empty while its placement is pending
+ *   tray.cancel()                       drops whatever is held back into the tray
+ *   tray.hold(slot)                     keyboard: pick a piece up onto the board
+ *   tray.rotateTarget()                 the slot R should turn (dragged, held, hovered or chosen)
+ *
+ * The ghost snaps to the nearest cell of the piece's `placements` list (the server's); no
+ * ghost where the nearest cell is not in it. Pressing anywhere in a third of the tray
+ * grabs that third's piece.
+ */
+
+import { createBoardCanvas } from '../../core/canvas.js';
+import { t } from '../../core/i18n.js';
+import { onPointer } from '../../core/pointer.js';
+import { animate, easeOut, reducedMotion } from '../../core/ui.js';
+import { colours, drawPiece, kindColour, pieceSize } from './palette.js';
+
+const DEAL_MS = 280;
+const TURN_MS = 200;
+const RETURN_MS = 180;
+const LIFT_MS = 110;
+const DOUBLE_TAP_MS = 380;
+const TOUCH_LIFT_PX = 72;
+
+const key = (r, c) => `${r},${c}`;
+
+export class Tray {
+  constructor(box, board, handlers) {
+    this.box = box;
+    this.board = board;
+    this.handlers = handlers;
+    this.hand = [null, null, null];
+    this.lookup = [new Map(), new Map(), new Map()];
+    this.hidden = new Set();
+    this.maxExtent = 5;
+    this.selected = 0;
+    this.hovered = null;
+    this.drag = null;
+    this.held = null;
+    this.lastTap = null;
+    this.anim = new Map(); // slot → {type: "deal" | "turn", start, duration}
+    this.frame = 0;
+    this.canvas = createBoardCanvas(box, (ctx, w, h) => this.draw(ctx, w, h));
+    this.float = document.createElement('canvas');
+    this.float.className = 'blocks-float';
+    this.float.hidden = true;
+    document.body.append(this.float);
+
+    onPointer(box, {
+      down: (p) => this.onDown(p),
+      move: (p) => this.onMove(p),
+      up: (p) => this.onUp(p),
+      cancel: () => this.cancel(),
+      tap: (p) => this.onTap(p),
+      hover: (p) => this.onHover(p),
+    }, { tapSlop: 8, tapMs: 350 });
+    box.addEventListener('pointerleave', () => {
+      this.hovered = null;
+      box.classList.remove('is-grab');
+    });
+    box.addEventListener('keydown', (event) => this.onTrayKey(event));
+    box.addEventListener('focus', () => this.canvas.requestDraw());
+    box.addEventListener('blur', () => this.canvas.requestDraw());
+    board.box.addEventListener('keydown', (event) => this.onBoardKey(event));
+    board.box.addEventListener('blur', () => {
+      // focus leaving the board puts a keyboard-held piece back
+      setTimeout(() => {
+        if (this.held && document.activeElement !== board.box) this.release();
+      }, 0);
+    });
+  }
+
+  /* ------------------------------------------------------------------ hand -- */
+
+  setHand(hand, { maxExtent, dealt = false, rotated = null } = {}) {
+    if (maxExtent) this.maxExtent = maxExtent;
+    this.hand = hand.map((entry) => entry || null);
+    this.lookup = this.hand.map((entry) => new Map((entry?.placements || []).map((p) => [key(p.row, p.col), p])));
+    this.hidden = new Set([...this.hidden].filter((slot) => this.hand[slot]));
+    const now = performance.now();
+    if (!reducedMotion()) {
+      if (dealt) this.hand.forEach((entry, slot) => entry && this.anim.set(slot, { type: 'deal', start: now + slot * 70, duration: DEAL_MS }));
+      if (rotated !== null && rotated !== undefined) this.anim.set(rotated, { type: 'turn', start: now, duration: TURN_MS });
+    }
+    if (!this.hand[this.selected]) this.selected = Math.max(0, this.hand.findIndex(Boolean));
+    if (this.drag) {
+      const entry = this.hand[this.drag.slot];
+      if (!entry) this.cancel();
+      else {
+        const turned = entry.cells !== this.drag.entry.cells && JSON.stringify(entry.cells) !== JSON.stringify(this.drag.entry.cells);
+        this.drag.entry = entry;
+        if (turned && this.drag.lifted) this.paintFloat();
+        if (this.drag.lifted) this.follow(this.drag.clientX, this.drag.clientY);
+      }
+    }
+    if (this.held) {
+      const entry = this.hand[this.held.slot];
+      if (!entry) this.release();
+      else {
+        this.held.entry = entry;
+        this.clampHeld();
+        this.showHeld();
+      }
+    }
+    this.canvas.requestDraw();
+  }
+
+  hide(slot) {
+    this.hidden.add(slot);
+    this.canvas.requestDraw();
+  }
+
+  show(slot) {
+    this.hidden.delete(slot);
+    this.canvas.requestDraw();
+  }
+
+  /* ------------------------------------------------------------------ drawing -- */
+
+  unit(w, h) {
+    const slotW = w / 3;
+    const fit = Math.min((slotW - 14) / this.maxExtent, (h - 14) / this.maxExtent);
+    const boardCell = this.board.cellSize || fit;
+    return Math.max(6, Math.min(fit, boardCell * 0.62));
+  }
+
+  slotCentre(slot) {
+    const rect = this.box.getBoundingClientRect();
+    return { x: rect.left + (rect.width * (slot * 2 + 1)) / 6, y: rect.top + rect.height / 2 };
+  }
+
+  draw(ctx, w, h) {
+    const unit = this.unit(w, h);
+    this.trayUnit = unit;
+    const now = performance.now();
+    const pal = colours();
+    const focused = document.activeElement === this.box && this.box.matches(':focus-visible');
+    let busy = false;
+    for (let slot = 0; slot < 3; slot += 1) {
+      const cx = (w * (slot * 2 + 1)) / 6;
+      const cy = h / 2;
+      if (focused && slot === this.selected) {
+        ctx.save();
+        ctx.strokeStyle = pal.accent;
+        ctx.lineWidth = 2.5;
+        ctx.setLineDash([6, 5]);
+        ctx.beginPath();
+        ctx.roundRect(cx - w / 6 + 5, 4, w / 3 - 10, h - 8, 14);
+        ctx.stroke();
+        ctx.restore();
+      }
+      const entry = this.hand[slot];
+      if (!entry || this.hidden.has(slot)) continue;
+      const { rows, cols } = pieceSize(entry.cells);
+      let scale = 1;
+      let angle = 0;
+      const anim = this.anim.get(slot);
+      if (anim) {
+        const x = Math.max(0, Math.min(1, (now - anim.start) / anim.duration));
+        if (x >= 1) this.anim.delete(slot);
+        else busy = true;
+        if (anim.type === 'deal') scale = now < anim.start ? 0 : 0.35 + 0.65 * easeOut(x) + Math.sin(x * Math.PI) * 0.08;
+        if (anim.type === 'turn') angle = -(Math.PI / 2) * (1 - easeOut(x));
+      }
+      if (scale <= 0) continue;
+      const alpha = !entry.placeable ? 0.32 : !entry.fits ? 0.6 : 1;
+      ctx.save();
+      ctx.translate(cx, cy);
+      if (angle) ctx.rotate(angle);
+      ctx.scale(scale, scale);
+      drawPiece(ctx, entry.cells, (-cols * unit) / 2, (-rows * unit) / 2, unit, kindColour(entry.kind), { alpha });
+      ctx.restore();
+      if (entry.placeable && !entry.fits) this.drawTurnBadge(ctx, cx + (cols * unit) / 2, cy - (rows * unit) / 2, pal);
+    }
+    if (busy) this.tick();
+  }
+
+  drawTurnBadge(ctx, x, y, pal) {
+    const r = 11;
+    ctx.save();
+    ctx.fillStyle = pal.accent;
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.strokeStyle = pal.accentText;
+    ctx.lineWidth = 2;
+    ctx.lineCap = 'round';
+    ctx.beginPath();
+    ctx.arc(x, y, 5, -Math.PI * 0.1, Math.PI * 1.35);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.moveTo(x + 5.6, y - 4.6);
+    ctx.lineTo(x + 5, y - 0.4);
+    ctx.lineTo(x + 1.2, y - 2.2);
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  tick() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.canvas.drawNow();
+    });
+  }
+
+  /* ------------------------------------------------------------------ dragging -- */
+
+  slotAt(x) {
+    const w = this.canvas.width || this.box.clientWidth;
+    return Math.max(0, Math.min(2, Math.floor((x / w) * 3)));
+  }
+
+  onHover(p) {
+    const slot = this.slotAt(p.x);
+    this.hovered = this.hand[slot] ? slot : null;
+    this.box.classList.toggle('is-grab', this.hovered !== null && this.handlers.canMove());
+  }
+
+  onDown(p) {
+    if (this.held) this.release();
+    if (!this.handlers.canMove()) return;
+    const slot = this.slotAt(p.x);
+    const entry = this.hand[slot];
+    if (!entry || this.hidden.has(slot)) return;
+    this.selected = slot;
+    this.drag = {
+      slot,
+      entry,
+      type: p.type,
+      lifted: false,
+      clientX: p.event.clientX,
+      clientY: p.event.clientY,
+      placement: null,
+      timer: setTimeout(() => this.drag && !this.drag.lifted && this.lift(), 160),
+    };
+  }
+
+  onMove(p) {
+    const drag = this.drag;
+    if (!drag) return;
+    drag.clientX = p.event.clientX;
+    drag.clientY = p.event.clientY;
+    if (!drag.lifted && Math.hypot(p.dx, p.dy) > 3) this.lift();
+    if (drag.lifted) this.follow(drag.clientX, drag.clientY);
+  }
+
+  onUp(p) {
+    const drag = this.drag;
+    if (!drag) return;
+    clearTimeout(drag.timer);
+    drag.clientX = p.event.clientX;
+    drag.clientY = p.event.clientY;
+    if (!drag.lifted) {
+      this.drag = null;
+      return;
+    }
+    this.follow(drag.clientX, drag.clientY);
+    this.drop();
+  }
+
+  onTap(p) {
+    const slot = this.slotAt(p.x);
+    const now = performance.now();
+    const last = this.lastTap;
+    this.lastTap = { slot, at: now };
+    if (last && last.slot === slot && now - last.at < DOUBLE_TAP_MS && this.handlers.canRotate() && this.hand[slot]) {
+      this.lastTap = null;
+      this.handlers.onRotate(slot);
+    }
+  }
+
+  liftPx() {
+    if (!this.drag || this.drag.type !== 'touch') return 0;
+    const cell = this.board.cellSize;
+    const { rows } = pieceSize(this.drag.entry.cells);
+    return Math.max(TOUCH_LIFT_PX, (rows * cell) / 2 + 30);
+  }
+
+  paintFloat() {
+    const drag = this.drag;
+    const cell = this.board.cellSize;
+    const { rows, cols } = pieceSize(drag.entry.cells);
+    const margin = Math.ceil(cell * 0.3);
+    const w = cols * cell + margin * 2;
+    const h = rows * cell + margin * 2;
+    const dpr = window.devicePixelRatio || 1;
+    const f = this.float;
+    f.width = Math.round(w * dpr);
+    f.height = Math.round(h * dpr);
+    f.style.width = `${w}px`;
+    f.style.height = `${h}px`;
+    drag.floatW = w;
+    drag.floatH = h;
+    const ctx = f.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    drawPiece(ctx, drag.entry.cells, margin, margin, cell, kindColour(drag.entry.kind));
+  }
+
+  lift() {
+    const drag = this.drag;
+    if (!drag || drag.lifted) return;
+    clearTimeout(drag.timer);
+    drag.lifted = true;
+    this.paintFloat();
+    this.hidden.add(drag.slot);
+    this.canvas.requestDraw();
+    this.float.hidden = false;
+    document.documentElement.classList.add('blocks-dragging');
+    const from = (this.trayUnit || this.board.cellSize * 0.6) / this.board.cellSize;
+    drag.scale = from;
+    if (!reducedMotion()) {
+      animate(LIFT_MS, (x) => {
+        if (this.drag !== drag) return;
+        drag.scale = from + (1 - from) * easeOut(x);
+        this.place(drag);
+      });
+    } else {
+      drag.scale = 1;
+    }
+    this.follow(drag.clientX, drag.clientY);
+  }
+
+  place(drag, x = drag.centreX, y = drag.centreY) {
+    if (x === undefined) return;
+    const s = drag.scale ?? 1;
+    this.float.style.transform = `translate3d(${x - drag.floatW / 2}px, ${y - drag.floatH / 2}px, 0) scale(${s})`;
+  }
+
+  follow(clientX, clientY) {
+    const drag = this.drag;
+    if (!drag) return;
+    drag.centreX = clientX;
+    drag.centreY = clientY - this.liftPx();
+    this.place(drag);
+    const cell = this.board.cellSize;
+    const { rows, cols } = pieceSize(drag.entry.cells);
+    const at = this.board.toGrid(drag.centreX - (cols * cell) / 2, drag.centreY - (rows * cell) / 2);
+    const row = Math.round(at.r);
+    const col = Math.round(at.c);
+    const placement = this.lookup[drag.slot].get(key(row, col)) || null;
+    drag.placement = placement;
+    this.board.setGhost(placement ? this.ghostOf(drag.entry, placement) : null);
+  }
+
+  ghostOf(entry, placement) {
+    return { cells: entry.cells, kind: entry.kind, row: placement.row, col: placement.col, clears: placement.clears, points: placement.points };
+  }
+
+  drop() {
+    const drag = this.drag;
+    this.drag = null;
+    document.documentElement.classList.remove('blocks-dragging');
+    this.board.setGhost(null);
+    if (drag.placement && this.handlers.canMove()) {
+      this.float.hidden = true;
+      this.handlers.onPlace(drag.slot, drag.placement);
+      return;
+    }
+    this.flyBack(drag);
+  }
+
+  flyBack(drag) {
+    const home = this.slotCentre(drag.slot);
+    const fromX = drag.centreX ?? home.x;
+    const fromY = drag.centreY ?? home.y;
+    const fromS = drag.scale ?? 1;
+    const toS = (this.trayUnit || this.board.cellSize * 0.6) / this.board.cellSize;
+    const finish = () => {
+      if (this.drag) return; // a new drag began meanwhile
+      this.float.hidden = true;
+      this.hidden.delete(drag.slot);
+      this.canvas.requestDraw();
+    };
+    if (reducedMotion()) {
+      finish();
+      return;
+    }
+    animate(RETURN_MS, (x) => {
+      const k = easeOut(x);
+      drag.scale = fromS + (toS - fromS) * k;
+      this.place(drag, fromX + (home.x - fromX) * k, fromY + (home.y - fromY) * k);
+    }).then(finish);
+  }
+
+  cancel() {
+    const drag = this.drag;
+    if (drag) {
+      clearTimeout(drag.timer);
+      this.drag = null;
+      document.documentElement.classList.remove('blocks-dragging');
+      this.board.setGhost(null);
+      if (drag.lifted) this.flyBack(drag);
+    }
+    this.release();
+  }
+
+  rotateTarget() {
+    if (this.drag) return this.drag.slot;
+    if (this.held) return this.held.slot;
+    if (this.hovered !== null && this.hand[this.hovered]) return this.hovered;
+    return this.hand[this.selected] ? this.selected : null;
+  }
+
+  /* ------------------------------------------------------------------ keyboard -- */
+
+  select(delta) {
+    for (let i = 1; i <= 3; i += 1) {
+      const slot = (this.selected + delta * i + 3) % 3;
+      if (this.hand[slot]) {
+        this.selected = slot;
+        break;
+      }
+    }
+    const entry = this.hand[this.selected];
+    if (entry) this.handlers.announce(this.describe(this.selected));
+    this.canvas.requestDraw();
+  }
+
+  describe(slot) {
+    const entry = this.hand[slot];
+    if (!entry) return '';
+    const state = !entry.placeable ? t('games.blocks.sr.nowhere') : !entry.fits ? t('games.blocks.sr.turn') : '';
+    const { rows, cols } = pieceSize(entry.cells);
+    return [t('games.blocks.sr.piece', { n: slot + 1, cells: entry.cells.length, rows, cols }), state].filter(Boolean).join(' ');
+  }
+
+  onTrayKey(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const k = event.key;
+    if (k === 'ArrowLeft' || k === 'ArrowRight') {
+      event.preventDefault();
+      this.select(k === 'ArrowLeft' ? -1 : 1);
+    } else if (k === 'Enter' || k === ' ' || k === 'ArrowUp') {
+      event.preventDefault();
+      this.hold(this.selected);
+    }
+  }
+
+  hold(slot) {
+    if (!this.handlers.canMove() || !this.hand[slot] || this.hidden.has(slot)) return false;
+    if (this.drag) return false;
+    const entry = this.hand[slot];
+    this.selected = slot;
+    const { rows, cols } = pieceSize(entry.cells);
+    let row = Math.floor((this.board.rows - rows) / 2);
+    let col = Math.floor((this.board.cols - cols) / 2);
+    if (this.held && this.held.slot !== slot) {
+      row = this.held.row;
+      col = this.held.col;
+    } else if (entry.placements.length) {
+      // start on the legal cell nearest the middle
+      let best = null;
+      for (const p of entry.placements) {
+        const d = Math.abs(p.row - row) + Math.abs(p.col - col);
+        if (!best || d < best.d) best = { d, p };
+      }
+      row = best.p.row;
+      col = best.p.col;
+    }
+    this.held = { slot, entry, row, col };
+    this.clampHeld();
+    this.hidden.add(slot);
+    this.canvas.requestDraw();
+    this.board.box.focus({ preventScroll: true });
+    this.handlers.announce(`${t('games.blocks.sr.held', { n: slot + 1 })} ${this.where()}`);
+    this.showHeld();
+    return true;
+  }
+
+  clampHeld() {
+    const held = this.held;
+    const { rows, cols } = pieceSize(held.entry.cells);
+    held.row = Math.max(0, Math.min(this.board.rows - rows, held.row));
+    held.col = Math.max(0, Math.min(this.board.cols - cols, held.col));
+  }
+
+  showHeld() {
+    const held = this.held;
+    const placement = this.lookup[held.slot].get(key(held.row, held.col));
+    held.placement = placement || null;
+    this.board.setGhost(placement ? this.ghostOf(held.entry, placement) : null);
+    this.board.setOutline(placement ? null : { cells: held.entry.cells, row: held.row, col: held.col });
+  }
+
+  where() {
+    const held = this.held;
+    const vars = { row: held.row + 1, col: held.col + 1 };
+    const p = this.lookup[held.slot].get(key(held.row, held.col));
+    if (!p) return t('games.blocks.sr.at_blocked', vars);
+    const lines = p.clears.rows.length + p.clears.cols.length;
+    return t(lines ? 'games.blocks.sr.at_clears' : 'games.blocks.sr.at_fits', { ...vars, points: p.points, lines });
+  }
+
+  release(focusTray = false) {
+    const held = this.held;
+    if (!held) return;
+    this.held = null;
+    this.hidden.delete(held.slot);
+    this.board.setGhost(null);
+    this.board.setOutline(null);
+    this.canvas.requestDraw();
+    if (focusTray) this.box.focus({ preventScroll: true });
+  }
+
+  onBoardKey(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const held = this.held;
+    const k = event.key;
+    if (!held) {
+      if (k === 'Enter' || k === ' ') {
+        event.preventDefault();
+        this.hold(this.selected);
+      }
+      return;
+    }
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (moves[k]) {
+      event.preventDefault();
+      held.row += moves[k][0];
+      held.col += moves[k][1];
+      this.clampHeld();
+      this.showHeld();
+      this.handlers.announce(this.where());
+    } else if (k === 'Enter' || k === ' ') {
+      event.preventDefault();
+      if (!held.placement) {
+        this.handlers.onRefuse(t('games.blocks.no_fit_here'));
+        return;
+      }
+      const { slot, placement } = held;
+      this.held = null;
+      this.board.setGhost(null);
+      this.board.setOutline(null);
+      this.handlers.onPlace(slot, placement);
+      this.box.focus({ preventScroll: true });
+    } else if (k === 'Escape') {
+      event.preventDefault();
+      this.release(true);
+    }
+  }
+}
