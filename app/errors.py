@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core.protocol import BadMove, BadParams, EngineError, IllegalMove
+from engines.core.protocol import BadParams, EngineError, IllegalMove
 
 # Engine codes that are about who may act rather than about the rules.
 FORBIDDEN_CODES = frozenset({"not_your_turn"})
@@ -39,9 +39,7 @@ def from_engine(error: EngineError) -> AppError:
         status = 400
     elif isinstance(error, IllegalMove) and error.code in FORBIDDEN_CODES:
         status = 403
-    elif isinstance(error, BadMove | IllegalMove):
-        status = 422
-    else:
+    else:  # BadMove, IllegalMove
         status = 422
     return AppError(status, error.code, error.message, error.details)
 
