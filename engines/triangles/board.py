@@ -6,7 +6,8 @@ A board is a star field (shape, count, seed). From the stars alone follow:
   (``drawable[i]`` is a bitset of the stars that star i may be joined to);
 - the *scoring triangles*: triangles whose three sides are drawable and that hold no
   star inside (a star on a side already makes that side undrawable);
-- for each drawable pair, the scoring triangles it is a side of;
+- for each drawable pair, the scoring triangles it is a side of (also as a bitset,
+  on demand);
 - on demand, for a segment, the drawable segments it crosses (cached: the same lines
   come up again and again, in a game and in the computer's search).
 
@@ -16,20 +17,24 @@ keeps the last few, so a server process or a search does not recompute them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import chain
+from math import asin, atan2, isqrt, tau
 
 from engines.triangles.field import FIELDS, FieldShape, place_stars
-from engines.triangles.geometry import Point, orient
+from engines.triangles.geometry import Point
 
 CACHE_SIZE = 16
 _CACHE: dict[tuple[str, int, int], Board] = {}
 
 
 def get_board(field: str, count: int, seed: int) -> Board:
+    """The board of a game number's field, count and seed (cached)."""
     key = (field, count, seed)
     board = _CACHE.get(key)
     if board is None:
-        board = Board(FIELDS[field], count, seed)
+        board = Board.generate(FIELDS[field], count, seed)
         if len(_CACHE) >= CACHE_SIZE:
             del _CACHE[next(iter(_CACHE))]
         _CACHE[key] = board
@@ -50,35 +55,66 @@ def pair_key(a: int, b: int, n: int) -> int:
 
 
 class Board:
-    """A star field and its precomputed geometry (read-only after construction)."""
+    """A star field and its precomputed geometry (read-only after construction).
 
-    def __init__(self, shape: FieldShape, count: int, seed: int) -> None:
-        self.shape = shape
-        self.count = count
-        self.seed = seed
-        self.width = shape.width
-        self.height = shape.height
-        self.tolerance = shape.tolerance
-        self.stars, self.spacing = place_stars(shape, count, seed)
-        self.drawable: tuple[int, ...] = _drawable_pairs(
-            self.stars, self.tolerance, self.spacing
-        )
-        self.triangles: tuple[tuple[int, int, int], ...] = _scoring_triangles(
-            self.stars, self.drawable
-        )
-        n = count
+    ``spacing`` must not exceed the smallest distance between two stars, and the
+    tolerance must stay below half of it: then a star can only block a line alongside
+    it, closer to each end than the other end is, which the search below relies on.
+    """
+
+    def __init__(
+        self,
+        stars: tuple[Point, ...],
+        width: int,
+        height: int,
+        tolerance: int,
+        spacing: int,
+    ) -> None:
+        if not 0 <= 2 * tolerance < spacing:
+            raise ValueError("the tolerance must be below half the spacing of the stars")
+        self.stars = stars
+        self.count = len(stars)
+        self.width = width
+        self.height = height
+        self.tolerance = tolerance
+        self.spacing = spacing
+        self.drawable: tuple[int, ...] = _drawable_pairs(stars, tolerance, spacing)
+        self.triangles: tuple[tuple[int, int, int], ...] = _scoring_triangles(stars, self.drawable)
+        n = self.count
         sides: dict[int, list[int]] = {}
         for index, (a, b, c) in enumerate(self.triangles):
             for key in (a * n + b, a * n + c, b * n + c):
                 sides.setdefault(key, []).append(index)
         self.side_of: dict[int, tuple[int, ...]] = {k: tuple(v) for k, v in sides.items()}
-        self.side_mask: dict[int, int] = {
-            k: sum(1 << t for t in v) for k, v in sides.items()
-        }
+        self._side_masks: dict[int, int] = {}
         self._crossings: dict[int, tuple[tuple[int, int], ...]] = {}
+
+    @classmethod
+    def generate(cls, shape: FieldShape, count: int, seed: int) -> Board:
+        stars, spacing = place_stars(shape, count, seed)
+        return cls(stars, shape.width, shape.height, shape.tolerance, spacing)
+
+    @classmethod
+    def from_stars(cls, stars: Sequence[Point], width: int, height: int, tolerance: int) -> Board:
+        """A hand-made field (tests, worked examples); stars must be distinct."""
+        points = tuple((int(x), int(y)) for x, y in stars)
+        closest2 = min(
+            (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2
+            for i, p in enumerate(points)
+            for q in points[i + 1 :]
+        )
+        return cls(points, width, height, tolerance, isqrt(closest2))
 
     def key(self, a: int, b: int) -> int:
         return pair_key(a, b, self.count)
+
+    def side_mask(self, key: int) -> int:
+        """The bitset of the scoring triangles that the pair ``key`` is a side of."""
+        mask = self._side_masks.get(key)
+        if mask is None:
+            mask = sum(1 << t for t in self.side_of.get(key, ()))
+            self._side_masks[key] = mask
+        return mask
 
     def crossings(self, a: int, b: int) -> tuple[tuple[int, int], ...]:
         """The drawable segments that cross segment ab, as ``(p, mask of q)`` entries.
@@ -94,100 +130,51 @@ class Board:
         return found
 
 
-def _angle_key(dx: int, dy: int) -> int:
-    """An exact integer key that sorts directions (dx, dy) ≠ (0, 0) by angle.
-
-    Directions are split into two half-turns; inside one, the angle grows as
-    -dx/dy grows. The slope is scaled by 2**30 and floored: two distinct directions on
-    a field under 2**11 units differ in slope by at least 1/2**22, so their keys differ,
-    and equal directions get equal keys.
-    """
-    half = 0
-    if dy < 0 or (dy == 0 and dx < 0):
-        dx, dy, half = -dx, -dy, 1 << 80
-    if dy == 0:
-        return half
-    return half + (1 << 60) + ((-dx << 30) // dy)
-
-
 def _drawable_pairs(stars: tuple[Point, ...], tolerance: int, spacing: int) -> tuple[int, ...]:
     """For each star, the bitset of stars it may be joined to (no star in the way).
 
     A star k blocks segment ij when it lies within the tolerance of the segment; such a
-    k is closer to i than j is, and, being at least ``spacing`` from i, lies at most
-    asin(tolerance / spacing) away from the direction of j. So around each star i the
-    others are sorted by angle; a two-pointer sweep finds each direction's window of
-    that half-width, and only window stars closer than j get the exact test.
+    k is closer to i than j is and, being at least ``spacing`` from i, lies at most
+    asin(tolerance / spacing) off the direction of j. So around each star the others
+    are sorted by angle, and only the stars in that angular window that are closer
+    than j get the exact integer test. Angles are floats used only to find the window,
+    widened by a margin far above rounding error, so the answer is the exact one.
     """
     n = len(stars)
-    adjacent = [0] * n
     tol2 = tolerance * tolerance
-    spacing2 = spacing * spacing
+    half_width = asin(min(1.0, tolerance / spacing)) + _ANGLE_MARGIN
+    adjacent = [0] * n
     for i in range(n):
         xi, yi = stars[i]
         around = sorted(
-            (_angle_key(x - xi, y - yi), x - xi, y - yi, k)
-            for k, (x, y) in enumerate(stars)
-            if k != i
+            (atan2(y - yi, x - xi), x - xi, y - yi, k) for k, (x, y) in enumerate(stars) if k != i
         )
-        m = len(around)
-        vx = [entry[1] for entry in around]
-        vy = [entry[2] for entry in around]
-        ids = [entry[3] for entry in around]
+        # three turns, so that a window never has to wrap around
+        angles = [a - tau for a, *_ in around] + [a for a, *_ in around]
+        angles += [a + tau for a, *_ in around]
+        vx = [entry[1] for entry in around] * 3
+        vy = [entry[2] for entry in around] * 3
         v2 = [x * x + y * y for x, y in zip(vx, vy, strict=True)]
-        # closer[s]: the angular positions of the stars strictly closer to i than star s
-        closer = [0] * m
-        mask = 0
-        last2 = -1
-        pending: list[int] = []
-        for d2, t in sorted(zip(v2, range(m), strict=True)):
-            if d2 != last2:
-                for u in pending:
-                    mask |= 1 << u
-                pending = []
-                last2 = d2
-            closer[t] = mask
-            pending.append(t)
-
-        def within(s: int, t: int) -> bool:
-            ux, uy, wx, wy = vx[s], vy[s], vx[t % m], vy[t % m]
-            cross = ux * wy - uy * wx
-            return ux * wx + uy * wy > 0 and cross * cross * spacing2 <= tol2 * v2[s] * v2[t % m]
-
-        # window of position s: positions lo..hi (hi may pass m: read modulo m)
-        lo = 0
-        while lo > -(m - 1) and within(0, lo - 1):
-            lo -= 1
-        hi = 0
-        full = (1 << m) - 1
+        m = len(around)
         row = 0
-        for s in range(m):
-            if hi < s:
-                hi = s
-            while hi - s < m - 1 and within(s, hi + 1):
-                hi += 1
-            while lo < s and not within(s, lo):
-                lo += 1
-            j = ids[s]
+        for s, (angle, ux, uy, j) in enumerate(around, start=m):
             if j < i:
                 continue
-            window = ((1 << (hi + 1)) - (1 << lo)) if lo >= 0 else ((1 << (hi + 1)) - 1)
-            if lo < 0:
-                window |= full ^ ((1 << (m + lo)) - 1)
-            if hi >= m:
-                window |= window >> m
-            suspects = window & full & closer[s]
-            ux, uy = vx[s], vy[s]
-            limit = tol2 * v2[s]
-            for t in bits(suspects):
-                cross = ux * vy[t] - uy * vx[t]
-                if cross * cross <= limit:
+            lo = bisect_left(angles, angle - half_width)
+            hi = bisect_right(angles, angle + half_width)
+            u2 = v2[s]
+            limit = tol2 * u2
+            for t in chain(range(s + 1, hi), range(s - 1, lo - 1, -1)):
+                if v2[t] < u2 and (ux * vy[t] - uy * vx[t]) ** 2 <= limit:
                     break
             else:
                 row |= 1 << j
                 adjacent[j] |= 1 << i
         adjacent[i] |= row
     return tuple(adjacent)
+
+
+_ANGLE_MARGIN = 1e-6  # radians; atan2/asin err by ~1e-15, distinct directions by > 1e-7
 
 
 def _scoring_triangles(
@@ -245,22 +232,31 @@ def _scoring_triangles(
 def _crossing_segments(
     stars: tuple[Point, ...], drawable: tuple[int, ...], a: int, b: int
 ) -> tuple[tuple[int, int], ...]:
-    pa, pb = stars[a], stars[b]
+    """Drawable segments pq with p and q strictly on either side of line ab, and a and b
+    strictly on either side of line pq (orientations inlined: this runs per new line)."""
+    ax, ay = stars[a]
+    bx, by = stars[b]
+    dx, dy = bx - ax, by - ay
+    offset = dx * ay - dy * ax
     left = 0
     right = 0
-    for k, star in enumerate(stars):
-        side = orient(pa, pb, star)
+    for k, (x, y) in enumerate(stars):
+        side = dx * y - dy * x - offset
         if side > 0:
             left |= 1 << k
         elif side < 0:
             right |= 1 << k
     masks: dict[int, int] = {}
     for p in bits(left):
-        pp = stars[p]
+        px, py = stars[p]
+        pax, pay, pbx, pby = ax - px, ay - py, bx - px, by - py
         for q in bits(drawable[p] & right):
-            pq = stars[q]
-            o1 = orient(pp, pq, pa)
-            if (o1 > 0 > orient(pp, pq, pb)) or (o1 < 0 < orient(pp, pq, pb)):
+            qx, qy = stars[q]
+            qx -= px
+            qy -= py
+            side_a = qx * pay - qy * pax
+            side_b = qx * pby - qy * pbx
+            if (side_a > 0 > side_b) or (side_a < 0 < side_b):
                 masks[p] = masks.get(p, 0) | 1 << q
                 masks[q] = masks.get(q, 0) | 1 << p
     return tuple(sorted(masks.items()))

@@ -49,7 +49,9 @@ def place_stars(shape: FieldShape, count: int, seed: int) -> tuple[tuple[Point, 
 
     Each round throws up to ``ATTEMPTS_PER_STAR`` darts per missing star; a dart lands if
     no star is closer than the spacing. If a round ends short, the spacing shrinks by a
-    tenth and throwing goes on, so exactly ``count`` stars always come out.
+    tenth and throwing goes on, so exactly ``count`` stars always come out. (The
+    spacing never goes below twice the tolerance; the counts offered fill a field at
+    under a tenth of that density.)
     """
     rng = Rng.from_seed(seed, RNG_STREAM)
     spacing = shape.spacing(count)
@@ -67,7 +69,7 @@ def place_stars(shape: FieldShape, count: int, seed: int) -> tuple[tuple[Point, 
                 stars.append(star)
         if len(stars) == count:
             return tuple(stars), spacing
-        spacing = spacing * SHRINK_NUM // SHRINK_DEN
+        spacing = max(spacing * SHRINK_NUM // SHRINK_DEN, 2 * shape.tolerance + 1)
 
 
 class _Grid:

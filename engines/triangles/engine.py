@@ -1,0 +1,122 @@
+"""Triangles as an Engine: parsing, codecs, views and seats around the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.core.protocol import Event, IllegalMove, Outcome, RecordEntry, SeatKind
+from engines.core.rng import Rng
+from engines.triangles import ai, params, rules
+from engines.triangles.moves import Line, Move, Resign, dump_move, parse_move
+from engines.triangles.params import COMPUTER_LEVELS, Params
+from engines.triangles.state import State, dump_state, load_state
+from engines.triangles.tactics import Tactics
+
+
+class TrianglesEngine:
+    name = "triangles"
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, **params.catalog()}
+
+    def parse_params(self, raw: Mapping[str, Any]) -> Params:
+        return params.parse_params(raw)
+
+    def new_game(self, params: Params, seed: int) -> State:
+        return rules.new_state(params, seed)
+
+    def parse_move(self, raw: Mapping[str, Any]) -> Move:
+        return parse_move(raw)
+
+    def apply(
+        self, state: State, move: Move, at_ms: int, seat: int = 0
+    ) -> tuple[State, list[Event]]:
+        if isinstance(move, Line):
+            return rules.draw_line(state, move.a, move.b, seat, at_ms)
+        if isinstance(move, Resign):
+            return rules.resign(state, seat, at_ms)
+        return rules.claim(state, seat, at_ms)
+
+    def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
+        return state, []  # nothing ends by the clock alone; an absent player is claimed
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        board = state.board
+        last = state.lines[-1] if state.lines else None
+        return {
+            "stars": [list(star) for star in board.stars],
+            "lines": [list(line) for line in state.lines],
+            "triangles": [list(triangle) for triangle in state.triangles],
+            "turn": None if state.over else state.turn,
+            "scores": list(state.scores),
+            "over": state.over,
+            "width": board.width,
+            "height": board.height,
+            "field": state.params.field,
+            "again": state.params.again,
+            "opponent": state.params.opponent,
+            "tolerance": board.tolerance,
+            "last": list(last) if last else None,
+            "winner": state.winner,
+            "result": state.result,
+            "turn_started_ms": state.turn_started_ms,
+            "remaining": state.live.bit_count(),
+            "seat": seat,
+        }
+
+    def outcome(self, state: State) -> Outcome | None:
+        return rules.outcome(state)
+
+    def number(self, params_: Params, seed: int) -> str:
+        return params.number(params_, seed)
+
+    def from_number(self, number: str) -> tuple[Params, int]:
+        return params.from_number(number)
+
+    def dump_params(self, params_: Params) -> dict[str, Any]:
+        return params.dump_params(params_)
+
+    def dump_state(self, state: State) -> dict[str, Any]:
+        return dump_state(state)
+
+    def load_state(self, data: Mapping[str, Any]) -> State:
+        return load_state(data)
+
+    def dump_move(self, move: Move) -> dict[str, Any]:
+        return dump_move(move)
+
+    def params_of(self, state: State) -> Params:
+        return state.params
+
+    def seats(self, params_: Params) -> list[SeatKind]:
+        if params_.opponent == "human":
+            return [SeatKind.OWNER, SeatKind.OWNER]
+        if params_.opponent == "online":
+            return [SeatKind.OWNER, SeatKind.OPEN]
+        return [SeatKind.OWNER, SeatKind.COMPUTER]
+
+    def to_move(self, state: State) -> int | None:
+        return None if state.over else state.turn
+
+    def computer_move(self, state: State) -> Move:
+        """The computer's line for the seat to move, at the level of ``opponent``
+        (medium when the game has no computer seat)."""
+        if state.over:
+            raise IllegalMove("game_over", "the game is over")
+        level = state.params.opponent if state.params.opponent in COMPUTER_LEVELS else "medium"
+        rng = Rng.from_seed(state.seed, f"triangles-ai:{len(state.lines)}")
+        a, b = ai.LEVELS[level](Tactics.of(state.position()), rng, state.params.again)
+        return Line(a, b)
+
+    def record(self, state: State) -> RecordEntry | None:
+        return None
+
+    def daily_params(self, raw: Mapping[str, Any]) -> Params | None:
+        return None
+
+    def daily_once(self, params_: Params) -> bool:
+        return False
+
+
+ENGINE = TrianglesEngine()

@@ -1,0 +1,95 @@
+"""Game params: the field, the star count, the "move again" option and the opponent."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engines.core.numbers import format_number, parse_number
+from engines.core.protocol import BadParams
+from engines.triangles.field import FIELDS
+
+OPPONENTS = ("human", "easy", "medium", "hard", "online")
+COMPUTER_LEVELS = ("easy", "medium", "hard")
+DEFAULT_STARS = {"phone": 24, "tablet": 80}
+
+
+@dataclass(frozen=True)
+class Params:
+    field: str = "phone"
+    stars: int = 24
+    again: bool = False
+    opponent: str = "medium"
+
+
+def parse_params(raw: Mapping[str, Any]) -> Params:
+    if not isinstance(raw, Mapping):
+        raise BadParams("bad_params", "params must be a JSON object")
+    field = raw.get("field", "phone")
+    if not isinstance(field, str) or field not in FIELDS:
+        raise BadParams("bad_field", f"field must be one of {', '.join(FIELDS)}")
+    shape = FIELDS[field]
+    stars = raw.get("stars", DEFAULT_STARS[field])
+    if isinstance(stars, bool) or not isinstance(stars, int) or stars not in shape.counts:
+        counts = ", ".join(str(count) for count in shape.counts)
+        raise BadParams("bad_stars", f"a {field} field has {counts} stars")
+    again = raw.get("again", False)
+    if not isinstance(again, bool):
+        raise BadParams("bad_again", "again must be true or false")
+    opponent = raw.get("opponent", "medium")
+    if not isinstance(opponent, str) or opponent not in OPPONENTS:
+        raise BadParams("bad_opponent", f"opponent must be one of {', '.join(OPPONENTS)}")
+    return Params(field, stars, again, opponent)
+
+
+def dump_params(params: Params) -> dict[str, Any]:
+    return {
+        "field": params.field,
+        "stars": params.stars,
+        "again": params.again,
+        "opponent": params.opponent,
+    }
+
+
+def number(params: Params, seed: int) -> str:
+    """The game number: the seed and one letter for field and count (a–c phone, d–f tablet)."""
+    shape = FIELDS[params.field]
+    return format_number(seed, shape.letters[shape.counts.index(params.stars)])
+
+
+def from_number(text: str) -> tuple[Params, int]:
+    """Params and seed of a game number; options that do not change the board get defaults."""
+    seed, letters = parse_number(text)
+    for shape in FIELDS.values():
+        if letters in shape.letters:
+            count = shape.counts[shape.letters.index(letters)]
+            return Params(field=shape.name, stars=count), seed
+    raise BadParams("bad_number", f"unknown Triangles board letter {letters!r} (a–f)")
+
+
+def catalog() -> dict[str, Any]:
+    """The catalog entry's params; the star counts a field offers depend on the field."""
+    return {
+        "params": {
+            "field": {"choices": list(FIELDS), "default": "phone"},
+            "stars": {
+                "choices": sorted({count for shape in FIELDS.values() for count in shape.counts}),
+                "default": DEFAULT_STARS["phone"],
+                "by_field": {name: list(shape.counts) for name, shape in FIELDS.items()},
+                "default_by_field": dict(DEFAULT_STARS),
+            },
+            "again": {"choices": [False, True], "default": False},
+            "opponent": {"choices": list(OPPONENTS), "default": "medium"},
+        },
+        "fields": {
+            name: {
+                "width": shape.width,
+                "height": shape.height,
+                "tolerance": shape.tolerance,
+                "stars": list(shape.counts),
+                "letters": list(shape.letters),
+            }
+            for name, shape in FIELDS.items()
+        },
+    }

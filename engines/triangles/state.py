@@ -1,0 +1,117 @@
+"""The state of a game of Triangles and its JSON codec."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.core.protocol import BadParams
+from engines.triangles.board import Board, get_board
+from engines.triangles.params import Params, dump_params, parse_params
+from engines.triangles.position import Position
+
+SEATS = 2
+
+
+@dataclass(frozen=True)
+class State:
+    """A game: the board (params + seed), the lines in drawing order and the tallies.
+
+    The last six fields are derived, never serialized: the board (a pure function of
+    params and seed, or a hand-made one in tests) and the drawing's incremental form
+    (see ``Position``), a pure function of ``lines`` that ``load_state`` rebuilds.
+    """
+
+    params: Params
+    seed: int
+    lines: tuple[tuple[int, int, int], ...]  # (a, b, seat) with a < b
+    triangles: tuple[tuple[int, int, int, int], ...]  # (a, b, c, seat) with a < b < c
+    turn: int
+    scores: tuple[int, int]
+    turn_started_ms: int
+    last_ms: int
+    result: str | None  # why the game ended: no_triangles | resigned | claimed
+    winner: int | None
+    board: Board = field(compare=False, repr=False)
+    drawn: tuple[int, ...] = field(compare=False, repr=False)
+    alive: tuple[int, ...] = field(compare=False, repr=False)
+    live: int = field(compare=False, repr=False)
+    one_drawn: int = field(compare=False, repr=False)
+    two_drawn: int = field(compare=False, repr=False)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def position(self) -> Position:
+        """A fresh mutable copy of the drawing."""
+        return Position(
+            self.board,
+            list(self.drawn),
+            list(self.alive),
+            self.live,
+            self.one_drawn,
+            self.two_drawn,
+        )
+
+
+def position_fields(position: Position) -> dict[str, Any]:
+    """The derived fields of a State, frozen from a Position."""
+    return {
+        "drawn": tuple(position.drawn),
+        "alive": tuple(position.alive),
+        "live": position.live,
+        "one_drawn": position.one_drawn,
+        "two_drawn": position.two_drawn,
+    }
+
+
+def dump_state(state: State) -> dict[str, Any]:
+    return {
+        "params": dump_params(state.params),
+        "seed": state.seed,
+        "lines": [list(line) for line in state.lines],
+        "triangles": [list(triangle) for triangle in state.triangles],
+        "turn": state.turn,
+        "scores": list(state.scores),
+        "turn_started_ms": state.turn_started_ms,
+        "last_ms": state.last_ms,
+        "result": state.result,
+        "winner": state.winner,
+    }
+
+
+def load_state(data: Mapping[str, Any]) -> State:
+    """The State of ``dump_state``'s output; the drawing is rebuilt from the lines."""
+    try:
+        params = parse_params(data["params"])
+        seed = int(data["seed"])
+        lines = tuple((int(a), int(b), int(seat)) for a, b, seat in data["lines"])
+        triangles = tuple(
+            (int(a), int(b), int(c), int(seat)) for a, b, c, seat in data["triangles"]
+        )
+        first, second = (int(score) for score in data["scores"])
+        board = get_board(params.field, params.stars, seed)
+        position = Position.start(board)
+        for a, b, _ in lines:
+            if not (0 <= a < b < board.count and position.is_legal(a, b)):
+                raise ValueError(f"line {a}-{b} cannot be drawn")
+            position.draw(a, b)
+        winner = data["winner"]
+        return State(
+            params=params,
+            seed=seed,
+            lines=lines,
+            triangles=triangles,
+            turn=int(data["turn"]),
+            scores=(first, second),
+            turn_started_ms=int(data["turn_started_ms"]),
+            last_ms=int(data["last_ms"]),
+            result=None if data["result"] is None else str(data["result"]),
+            winner=None if winner is None else int(winner),
+            board=board,
+            **position_fields(position),
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise BadParams("bad_state", f"not a Triangles state: {error}") from None
