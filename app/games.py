@@ -236,22 +236,10 @@ class GameService:
         opening = self._computer_replies(game, engine, Step(state, [], []), 0)
         if opening.entries:  # the computer moves first
             game, state = await self._commit(game, engine, opening)
-        mine = seats_of(game, player_id)
-        seat = self.viewer_seat(engine, state, mine)
-        return {
-            "id": game.id,
-            "game": game_name,
-            "number": game.number,
-            "params": game.params,
-            "seat": seat,
-            "seats": mine,
-            "version": game.version,
-            "status": game.status,
-            "view": engine.view(state, seat),
-            "events": opening.events,
-            "players": await self.names(game),
-            "server_ms": 0,
-        }
+        result = self.snapshot(game, engine, state, player_id)
+        result["events"] = opening.events
+        result["players"] = await self.names(game)
+        return result
 
     @staticmethod
     def _numbered(
