@@ -1,0 +1,729 @@
+/**
+ * board — the Pairs board on one canvas: layout, tiles, and every animation.
+ *
+ * Nothing here knows a rule. The controller hands over what the server sent (tiles, the
+ * path of a removed pair, the blocker of a refused pair, the hinted pair) and the board
+ * draws it:
+ *
+ *   const board = new Board(container, {onDown({cell, x, y, type})})
+ *   board.setTiles(rows)                 the view's `tiles` (rows of picture ids, null = empty)
+ *   board.deal() / board.skipDeal()      the opening animation; board.dealing while it runs
+ *   board.select(cell | null, second?)   lifts the tile with a turquoise outline (and the
+ *                                        second tile of a pair while the server checks it)
+ *   board.setTwins(bool)                 pair highlighting: the selected tile's twins light up
+ *   board.setHint({a, b} | null)         outlines a hinted pair
+ *   board.setCursor(cell | null, shown)  the keyboard focus cursor
+ *   board.removePair({a, b, picture, path}, after?) draws the path, holds it, scatters the tiles
+ *   board.shake(cells) / board.flashBlocker(cell)    a refused pair
+ *   board.reshuffle(fromRows, toRows, delayMs)      tiles flip to their new pictures
+ *   board.popup(text, cells, sub?)       floating points over a removed pair
+ *   board.cellAt(x, y)                   [row, col] under a point (CSS px in the container), or null
+ *
+ * Layout: six columns always; the tile size is what the tallest board (9 rows) allows, so
+ * tiles never shrink on a bigger board. The frame ring outside the board is drawn
+ * FRAME_PX beyond the board's edge, so a path that leaves the board visibly does.
+ * The container's data-geometry holds "x0 y0 cellWidth cellHeight rows cols" (for tests).
+ */
+
+import { createBoardCanvas } from '../../core/canvas.js';
+import { onPointer } from '../../core/pointer.js';
+import { cssVar } from '../../core/theme.js';
+import { reducedMotion } from '../../core/ui.js';
+import { drawPicture, pictureColor } from './pictures.js';
+
+const MAX_ROWS = 9;
+const RATIO = 1.06; // tile height / width
+const FRAME_PX = 8; // the outside ring of the path, beyond the board's edge
+const MARGIN = 16; // canvas room around the board (the frame path, lifted tiles, glows)
+const MAX_CELL = 84;
+
+const DEAL_STEP_MS = 34;
+const DEAL_TILE_MS = 340;
+const PATH_DRAW_MS = 170;
+const PATH_HOLD_MS = 230;
+const SCATTER_MS = 420;
+const SHAKE_MS = 380;
+const BLOCKER_MS = 600;
+const FLIP_MS = 420;
+const POPUP_MS = 950;
+const HINT_PULSE_MS = 2400;
+const LIFT_MS = 110;
+
+const now = () => performance.now();
+const clamp01 = (x) => Math.max(0, Math.min(1, x));
+const easeOut = (x) => 1 - (1 - x) ** 3;
+const easeOutBack = (x) => {
+  const c = 1.5;
+  return 1 + (c + 1) * (x - 1) ** 3 + c * (x - 1) ** 2;
+};
+const key = (r, c) => `${r},${c}`;
+const same = (p, q) => Boolean(p && q && p[0] === q[0] && p[1] === q[1]);
+
+function rounded(ctx, x, y, w, h, r) {
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, Math.max(0, Math.min(r, w / 2, h / 2)));
+}
+
+export class Board {
+  constructor(container, { onDown } = {}) {
+    this.container = container;
+    this.onDown = onDown;
+    this.tiles = [];
+    this.rows = 0;
+    this.cols = 6;
+    this.selected = null;
+    this.second = null;
+    this.twins = false;
+    this.hint = null;
+    this.hintAt = 0;
+    this.cursor = null;
+    this.cursorShown = false;
+    this.dealAt = -Infinity;
+    this.dealUntil = -Infinity;
+    this.lifts = new Map(); // "r,c" → {from, to, at}
+    this.effects = []; // {kind, start, end, ...}
+    this.sprites = new Map();
+    this.colors = null;
+    this.geo = null;
+    this.raf = 0;
+    this.view = createBoardCanvas(container, (ctx, w, h) => this.draw(ctx, w, h));
+    window.addEventListener('themechange', () => {
+      this.colors = null;
+      this.sprites.clear();
+      this.view.requestDraw();
+    });
+    onPointer(container, {
+      down: (p) => this.onDown?.({ cell: this.cellAt(p.x, p.y), x: p.x, y: p.y, type: p.type }),
+    });
+  }
+
+  /* ------------------------------------------------------------------ state ---- */
+
+  setTiles(rows) {
+    const changed = rows.length !== this.rows;
+    this.tiles = rows.map((row) => row.slice());
+    this.rows = rows.length;
+    this.cols = rows[0]?.length ?? 6;
+    if (changed) this.geo = null;
+    this.kick();
+  }
+
+  tileAt(cell) {
+    if (!cell) return null;
+    return this.tiles[cell[0]]?.[cell[1]] ?? null;
+  }
+
+  deal() {
+    if (reducedMotion() || !this.rows) {
+      this.skipDeal();
+      return;
+    }
+    this.dealAt = now();
+    this.dealUntil = this.dealAt + (this.rows + this.cols - 2) * DEAL_STEP_MS + DEAL_TILE_MS;
+    this.kick();
+  }
+
+  skipDeal() {
+    this.dealAt = -Infinity;
+    this.dealUntil = -Infinity;
+    this.kick();
+  }
+
+  get dealing() {
+    return now() < this.dealUntil;
+  }
+
+  /** Lifts `cell` (the selection) and, while a pair is being checked, `second` too. */
+  select(cell, second = null) {
+    const next = [cell, second].filter(Boolean).map((c) => [c[0], c[1]]);
+    for (const old of this.picked()) if (!next.some((c) => same(c, old))) this.setLift(old, 0);
+    for (const c of next) if (!this.picked().some((old) => same(c, old))) this.setLift(c, 1);
+    this.selected = next[0] ?? null;
+    this.second = next[1] ?? null;
+    this.kick();
+  }
+
+  picked() {
+    return [this.selected, this.second].filter(Boolean);
+  }
+
+  setLift(cell, to) {
+    const k = key(cell[0], cell[1]);
+    const from = this.liftOf(cell);
+    if (reducedMotion()) this.lifts.set(k, { from: to, to, at: 0 });
+    else this.lifts.set(k, { from, to, at: now() });
+  }
+
+  liftOf(cell) {
+    const lift = this.lifts.get(key(cell[0], cell[1]));
+    if (!lift) return 0;
+    const x = clamp01((now() - lift.at) / LIFT_MS);
+    return lift.from + (lift.to - lift.from) * easeOut(x);
+  }
+
+  setTwins(on) {
+    this.twins = Boolean(on);
+    this.kick();
+  }
+
+  setHint(hint) {
+    const next = hint ? { a: hint.a, b: hint.b } : null;
+    const same2 = (this.hint && next && same(this.hint.a, next.a) && same(this.hint.b, next.b)) || (!this.hint && !next);
+    if (!same2) this.hintAt = now();
+    this.hint = next;
+    this.kick();
+  }
+
+  setCursor(cell, shown) {
+    this.cursor = cell ? [cell[0], cell[1]] : null;
+    this.cursorShown = Boolean(shown);
+    this.kick();
+  }
+
+  /* ------------------------------------------------------------------ effects -- */
+
+  /** Draws the server's path, holds it, then scatters the two tiles. Resolves when the
+   *  path has been held (the tiles are on their way out). */
+  removePair({ a, b, picture, path }) {
+    const start = now();
+    const reduced = reducedMotion();
+    const drawMs = reduced ? 0 : PATH_DRAW_MS;
+    const holdMs = reduced ? 320 : PATH_HOLD_MS;
+    const scatterMs = reduced ? 0 : SCATTER_MS;
+    const effect = {
+      kind: 'remove',
+      a,
+      b,
+      picture,
+      path,
+      start,
+      drawMs,
+      holdMs,
+      scatterMs,
+      end: start + drawMs + holdMs + scatterMs,
+      shards: null,
+    };
+    const left = this.picked().filter((c) => !same(c, a) && !same(c, b));
+    this.selected = left[0] ?? null;
+    this.second = null;
+    this.lifts.delete(key(a[0], a[1]));
+    this.lifts.delete(key(b[0], b[1]));
+    this.effects.push(effect);
+    this.kick();
+    return new Promise((resolve) => setTimeout(resolve, drawMs + holdMs));
+  }
+
+  shake(cells) {
+    const start = now();
+    if (reducedMotion()) {
+      this.effects.push({ kind: 'refused', cells, start, end: start + BLOCKER_MS });
+    } else {
+      this.effects.push({ kind: 'shake', cells, start, end: start + SHAKE_MS });
+    }
+    this.kick();
+  }
+
+  flashBlocker(cell) {
+    const start = now();
+    this.effects.push({ kind: 'blocker', cell, start, end: start + BLOCKER_MS });
+    this.kick();
+  }
+
+  reshuffle(from, to, delayMs = 0) {
+    const start = now() + delayMs;
+    this.setTiles(to);
+    if (reducedMotion()) return;
+    this.effects.push({ kind: 'flip', from: from.map((row) => row.slice()), start, end: start + FLIP_MS + (this.rows + this.cols) * 14 });
+    this.kick();
+  }
+
+  popup(text, cells, sub = '') {
+    const start = now() + (reducedMotion() ? 0 : PATH_DRAW_MS);
+    this.effects.push({ kind: 'popup', text, sub, cells, start, end: start + (reducedMotion() ? 700 : POPUP_MS) });
+    this.kick();
+  }
+
+  /* ------------------------------------------------------------------ geometry - */
+
+  layout(width = this.view.width, height = this.view.height) {
+    if (this.geo && this.geo.width === width && this.geo.height === height && this.geo.rows === this.rows) {
+      return this.geo;
+    }
+    const rows = this.rows || 6;
+    const cols = this.cols || 6;
+    const byWidth = (width - 2 * MARGIN) / cols;
+    const byHeight = (height - 2 * MARGIN) / (MAX_ROWS * RATIO);
+    const cw = Math.max(8, Math.floor(Math.min(byWidth, byHeight, MAX_CELL)));
+    const ch = Math.round(cw * RATIO);
+    const boardW = cw * cols;
+    const boardH = ch * rows;
+    const x0 = Math.round((width - boardW) / 2);
+    const y0 = Math.round(Math.max(MARGIN, (height - boardH) / 2));
+    this.geo = { width, height, rows, cols, cw, ch, x0, y0, boardW, boardH };
+    this.container.dataset.geometry = [x0, y0, cw, ch, rows, cols].join(' ');
+    return this.geo;
+  }
+
+  cellAt(x, y) {
+    if (!this.rows) return null;
+    const g = this.layout();
+    const c = Math.floor((x - g.x0) / g.cw);
+    const r = Math.floor((y - g.y0) / g.ch);
+    if (r < 0 || c < 0 || r >= this.rows || c >= this.cols) return null;
+    return [r, c];
+  }
+
+  /** The centre of a path point (board cells, or the frame ring at -1 / rows / cols). */
+  pointXY([r, c]) {
+    const g = this.layout();
+    const x = c < 0 ? g.x0 - FRAME_PX : c >= g.cols ? g.x0 + g.boardW + FRAME_PX : g.x0 + (c + 0.5) * g.cw;
+    const y = r < 0 ? g.y0 - FRAME_PX : r >= g.rows ? g.y0 + g.boardH + FRAME_PX : g.y0 + (r + 0.5) * g.ch;
+    return [x, y];
+  }
+
+  /* ------------------------------------------------------------------ loop ----- */
+
+  kick() {
+    if (this.raf) return;
+    this.raf = requestAnimationFrame(() => {
+      this.raf = 0;
+      this.view.drawNow();
+      if (this.busy()) this.kick();
+    });
+  }
+
+  busy() {
+    const t = now();
+    this.effects = this.effects.filter((e) => e.end > t);
+    if (this.effects.length || t < this.dealUntil) return true;
+    if (this.hint && !reducedMotion() && t - this.hintAt < HINT_PULSE_MS) return true;
+    for (const lift of this.lifts.values()) if (t - lift.at < LIFT_MS) return true;
+    return false;
+  }
+
+  /* ------------------------------------------------------------------ drawing -- */
+
+  palette() {
+    if (!this.colors) {
+      const v = (name, fallback) => cssVar(name) || fallback;
+      this.colors = {
+        face: v('--pairs-tile-face', '#fbf8f1'),
+        face2: v('--pairs-tile-face-2', '#efe8da'),
+        side: v('--pairs-tile-side', '#cfc3ad'),
+        edge: v('--pairs-tile-edge', 'rgba(90, 70, 40, 0.18)'),
+        shadow: v('--pairs-tile-shadow', 'rgba(30, 30, 60, 0.22)'),
+        slot: v('--pairs-slot', 'rgba(120, 128, 160, 0.12)'),
+        board: v('--pairs-board', 'rgba(120, 128, 160, 0.10)'),
+        select: v('--pairs-select', '#0fb9a8'),
+        twin: v('--pairs-twin', 'rgba(15, 185, 168, 0.22)'),
+        blocker: v('--pairs-blocker', '#ff3d8b'),
+        refused: v('--pairs-refused', '#e8590c'),
+        hint: v('--pairs-hint', '#f5a300'),
+        path: v('--pairs-path', '#0fb9a8'),
+        pathCase: v('--pairs-path-case', '#ffffff'),
+        cursor: v('--focus', '#2f6bff'),
+        text: v('--text', '#151a2d'),
+        popup: v('--pairs-popup', '#0b8f82'),
+      };
+    }
+    return this.colors;
+  }
+
+  /** The tile (face, side, shadow, picture) as a cached bitmap at the current DPR. */
+  sprite(picture, g) {
+    const dpr = this.view.dpr || 1;
+    const id = `${picture}|${g.cw}|${g.ch}|${dpr}`;
+    let sprite = this.sprites.get(id);
+    if (sprite) return sprite;
+    if (this.sprites.size > 64) this.sprites.clear(); // old sizes after many resizes
+    const pad = Math.ceil(g.cw * 0.2);
+    const w = g.cw + 2 * pad;
+    const h = g.ch + 2 * pad;
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.ceil(w * dpr);
+    canvas.height = Math.ceil(h * dpr);
+    const ctx = canvas.getContext('2d');
+    ctx.scale(dpr, dpr);
+    this.paintTile(ctx, picture, pad, pad, g);
+    sprite = { canvas, pad, w, h };
+    this.sprites.set(id, sprite);
+    return sprite;
+  }
+
+  tileBox(g) {
+    const inset = Math.max(1.5, g.cw * 0.035);
+    const depth = Math.max(3, Math.round(g.ch * 0.075));
+    const w = g.cw - 2 * inset;
+    const h = g.ch - 2 * inset;
+    return { inset, depth, w, h, faceH: h - depth, radius: w * 0.17 };
+  }
+
+  paintTile(ctx, picture, x, y, g) {
+    const colors = this.palette();
+    const t = this.tileBox(g);
+    const left = x + t.inset;
+    const top = y + t.inset;
+    ctx.save();
+    ctx.shadowColor = colors.shadow;
+    ctx.shadowBlur = g.cw * 0.12;
+    ctx.shadowOffsetY = g.cw * 0.05;
+    rounded(ctx, left, top + t.depth, t.w, t.faceH, t.radius);
+    ctx.fillStyle = colors.side;
+    ctx.fill();
+    ctx.restore();
+    // the side (thickness) and the face
+    rounded(ctx, left, top + t.depth, t.w, t.faceH, t.radius);
+    ctx.fillStyle = colors.side;
+    ctx.fill();
+    const gradient = ctx.createLinearGradient(0, top, 0, top + t.faceH);
+    gradient.addColorStop(0, colors.face);
+    gradient.addColorStop(1, colors.face2);
+    rounded(ctx, left, top, t.w, t.faceH, t.radius);
+    ctx.fillStyle = gradient;
+    ctx.fill();
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = colors.edge;
+    rounded(ctx, left + 0.5, top + 0.5, t.w - 1, t.faceH - 1, t.radius);
+    ctx.stroke();
+    const size = Math.min(t.w, t.faceH) * 0.74;
+    drawPicture(ctx, picture, left + (t.w - size) / 2, top + (t.faceH - size) / 2, size);
+  }
+
+  draw(ctx, width, height) {
+    if (!this.rows) return;
+    const g = this.layout(width, height);
+    const colors = this.palette();
+    const t = now();
+    const box = this.tileBox(g);
+
+    // The board: a soft panel and one slot per cell.
+    rounded(ctx, g.x0 - 4, g.y0 - 4, g.boardW + 8, g.boardH + 8, box.radius + 4);
+    ctx.fillStyle = colors.board;
+    ctx.fill();
+    ctx.fillStyle = colors.slot;
+    for (let r = 0; r < g.rows; r += 1) {
+      for (let c = 0; c < g.cols; c += 1) {
+        rounded(ctx, g.x0 + c * g.cw + box.inset, g.y0 + r * g.ch + box.inset + box.depth, box.w, box.faceH, box.radius);
+        ctx.fill();
+      }
+    }
+
+    const flip = this.effects.find((e) => e.kind === 'flip');
+    const shakes = this.effects.filter((e) => e.kind === 'shake' && e.start <= t);
+
+    // Tiles; the selected one last, so its lift and shadow sit above its neighbours.
+    for (let r = 0; r < g.rows; r += 1) {
+      for (let c = 0; c < g.cols; c += 1) {
+        if (this.picked().some((cell) => same(cell, [r, c]))) continue;
+        this.drawCell(ctx, g, r, c, t, flip, shakes);
+      }
+    }
+    if (this.twins && this.selected) this.drawTwins(ctx, g, box, colors);
+    for (const cell of this.picked()) this.drawCell(ctx, g, cell[0], cell[1], t, flip, shakes, true);
+
+    if (this.hint) this.drawHint(ctx, g, box, colors, t);
+    for (const effect of this.effects) {
+      if (effect.start > t) continue;
+      if (effect.kind === 'blocker') this.drawRing(ctx, g, box, effect.cell, colors.blocker, 1 - clamp01((t - effect.start - BLOCKER_MS * 0.75) / (BLOCKER_MS * 0.25)), 3.5);
+      if (effect.kind === 'refused') for (const cell of effect.cells) this.drawRing(ctx, g, box, cell, colors.refused, 1, 3);
+    }
+    for (const effect of this.effects) if (effect.kind === 'remove') this.drawRemoval(ctx, g, box, colors, effect, t);
+    for (const effect of this.effects) if (effect.kind === 'popup' && effect.start <= t) this.drawPopup(ctx, g, colors, effect, t);
+    if (this.cursor && this.cursorShown) this.drawCursor(ctx, g, box, colors);
+  }
+
+  drawCell(ctx, g, r, c, t, flip, shakes, selected = false) {
+    let picture = this.tiles[r]?.[c];
+    let scaleX = 1;
+    if (flip) {
+      const delay = (r + c) * 14;
+      const x = clamp01((t - flip.start - delay) / FLIP_MS);
+      if (x < 0.5) {
+        picture = flip.from[r]?.[c] ?? null;
+        scaleX = 1 - 2 * x;
+      } else {
+        scaleX = 2 * x - 1;
+      }
+      if (t < flip.start) {
+        picture = flip.from[r]?.[c] ?? null;
+        scaleX = 1;
+      }
+    }
+    if (picture === null || picture === undefined) return;
+    let x = g.x0 + c * g.cw;
+    let y = g.y0 + r * g.ch;
+    let scale = 1;
+    let alpha = 1;
+    if (t < this.dealUntil) {
+      const delay = (r + c) * DEAL_STEP_MS;
+      const p = clamp01((t - this.dealAt - delay) / DEAL_TILE_MS);
+      if (p <= 0) return;
+      const e = easeOutBack(p);
+      y -= (1 - e) * g.ch * 0.9;
+      scale = 0.55 + 0.45 * Math.min(1.05, e);
+      alpha = clamp01(p * 2.2);
+    }
+    for (const shake of shakes) {
+      if (shake.cells.some((cell) => same(cell, [r, c]))) {
+        const p = clamp01((t - shake.start) / SHAKE_MS);
+        x += Math.sin(p * Math.PI * 6) * g.cw * 0.09 * (1 - p);
+      }
+    }
+    const lift = this.liftOf([r, c]);
+    y -= lift * g.ch * 0.07;
+    const sprite = this.sprite(picture, g);
+    ctx.save();
+    ctx.globalAlpha = alpha;
+    const cx = x + g.cw / 2;
+    const cy = y + g.ch / 2;
+    const grow = scale * (1 + lift * 0.04);
+    ctx.translate(cx, cy);
+    ctx.scale(grow * Math.max(0.02, scaleX), grow);
+    if (lift > 0) {
+      ctx.shadowColor = this.palette().shadow;
+      ctx.shadowBlur = g.cw * 0.35 * lift;
+      ctx.shadowOffsetY = g.cw * 0.12 * lift;
+    }
+    ctx.drawImage(sprite.canvas, -g.cw / 2 - sprite.pad, -g.ch / 2 - sprite.pad, sprite.w, sprite.h);
+    ctx.restore();
+    if (selected && lift > 0.01) {
+      const box = this.tileBox(g);
+      ctx.save();
+      ctx.translate(cx, cy);
+      ctx.scale(grow, grow);
+      ctx.globalAlpha = clamp01(lift * 1.4);
+      rounded(ctx, -g.cw / 2 + box.inset - 2, -g.ch / 2 + box.inset - 2, box.w + 4, box.h + 4, box.radius + 2);
+      ctx.lineWidth = Math.max(3, g.cw * 0.06);
+      ctx.strokeStyle = this.palette().select;
+      ctx.stroke();
+      ctx.restore();
+    }
+  }
+
+  cellRect(g, box, [r, c], grow = 0) {
+    return [g.x0 + c * g.cw + box.inset - grow, g.y0 + r * g.ch + box.inset - grow, box.w + 2 * grow, box.h + 2 * grow];
+  }
+
+  drawRing(ctx, g, box, cell, color, alpha, width) {
+    const [x, y, w, h] = this.cellRect(g, box, cell, 2);
+    ctx.save();
+    ctx.globalAlpha = clamp01(alpha);
+    rounded(ctx, x, y, w, h, box.radius + 2);
+    ctx.lineWidth = Math.max(width, g.cw * 0.065);
+    ctx.strokeStyle = color;
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  drawTwins(ctx, g, box, colors) {
+    const picture = this.tileAt(this.selected);
+    if (picture === null) return;
+    for (let r = 0; r < g.rows; r += 1) {
+      for (let c = 0; c < g.cols; c += 1) {
+        if (this.tiles[r][c] !== picture || this.picked().some((cell) => same(cell, [r, c]))) continue;
+        const [x, y, w, h] = this.cellRect(g, box, [r, c], 1);
+        rounded(ctx, x, y, w, h - box.depth, box.radius + 1);
+        ctx.fillStyle = colors.twin;
+        ctx.fill();
+        ctx.lineWidth = 2;
+        ctx.setLineDash([5, 4]);
+        ctx.strokeStyle = colors.select;
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
+    }
+  }
+
+  drawHint(ctx, g, box, colors, t) {
+    const age = t - this.hintAt;
+    const pulse = reducedMotion() || age > HINT_PULSE_MS ? 0 : (1 - Math.cos((age / 600) * Math.PI * 2)) / 2;
+    for (const cell of [this.hint.a, this.hint.b]) {
+      if (this.tileAt(cell) === null) continue;
+      const [x, y, w, h] = this.cellRect(g, box, cell, 2 + pulse * 3);
+      ctx.save();
+      ctx.shadowColor = colors.hint;
+      ctx.shadowBlur = 10 + pulse * 8;
+      rounded(ctx, x, y, w, h, box.radius + 3);
+      ctx.lineWidth = Math.max(3, g.cw * 0.06);
+      ctx.strokeStyle = colors.hint;
+      ctx.stroke();
+      ctx.restore();
+    }
+  }
+
+  drawCursor(ctx, g, box, colors) {
+    const [x, y, w, h] = this.cellRect(g, box, this.cursor, 4);
+    ctx.save();
+    rounded(ctx, x, y, w, h, box.radius + 4);
+    ctx.lineWidth = 3;
+    ctx.setLineDash([7, 5]);
+    ctx.strokeStyle = colors.cursor;
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  drawRemoval(ctx, g, box, colors, e, t) {
+    const elapsed = t - e.start;
+    const points = e.path.map((p) => this.pointXY(p));
+    const scatterAt = e.drawMs + e.holdMs;
+    const scatter = e.scatterMs ? clamp01((elapsed - scatterAt) / e.scatterMs) : elapsed >= scatterAt ? 1 : 0;
+
+    // The two tiles: in place (lifted, outlined) until the scatter, then flying apart.
+    const sprite = this.sprite(e.picture, g);
+    for (const cell of [e.a, e.b]) {
+      const [cx, cy] = this.pointXY(cell);
+      if (scatter <= 0) {
+        ctx.save();
+        ctx.translate(cx, cy);
+        ctx.drawImage(sprite.canvas, -g.cw / 2 - sprite.pad, -g.ch / 2 - sprite.pad, sprite.w, sprite.h);
+        rounded(ctx, -g.cw / 2 + box.inset - 2, -g.ch / 2 + box.inset - 2, box.w + 4, box.h + 4, box.radius + 2);
+        ctx.lineWidth = Math.max(3, g.cw * 0.06);
+        ctx.strokeStyle = colors.select;
+        ctx.stroke();
+        ctx.restore();
+      } else if (scatter < 1) {
+        ctx.save();
+        ctx.globalAlpha = 1 - easeOut(scatter);
+        ctx.translate(cx, cy);
+        const s = 1 + scatter * 0.35;
+        ctx.scale(s, s);
+        ctx.rotate((cell === e.a ? -1 : 1) * scatter * 0.25);
+        ctx.drawImage(sprite.canvas, -g.cw / 2 - sprite.pad, -g.ch / 2 - sprite.pad, sprite.w, sprite.h);
+        ctx.restore();
+      }
+    }
+
+    // The path: drawn progressively, held, then fading as the tiles scatter.
+    const drawn = e.drawMs ? clamp01(elapsed / e.drawMs) : 1;
+    const pathAlpha = 1 - clamp01(scatter * 1.6);
+    if (pathAlpha > 0 && points.length > 1) {
+      ctx.save();
+      ctx.globalAlpha = pathAlpha;
+      ctx.lineCap = 'round';
+      ctx.lineJoin = 'round';
+      const trace = () => {
+        ctx.beginPath();
+        const lengths = [];
+        let total = 0;
+        for (let i = 1; i < points.length; i += 1) {
+          const d = Math.hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]);
+          lengths.push(d);
+          total += d;
+        }
+        let left = total * easeOut(drawn);
+        ctx.moveTo(points[0][0], points[0][1]);
+        for (let i = 1; i < points.length && left > 0; i += 1) {
+          const d = lengths[i - 1];
+          const f = d ? Math.min(1, left / d) : 1;
+          ctx.lineTo(points[i - 1][0] + (points[i][0] - points[i - 1][0]) * f, points[i - 1][1] + (points[i][1] - points[i - 1][1]) * f);
+          left -= d;
+        }
+      };
+      trace();
+      ctx.lineWidth = Math.max(9, g.cw * 0.17);
+      ctx.strokeStyle = colors.pathCase;
+      ctx.shadowColor = colors.path;
+      ctx.shadowBlur = g.cw * 0.18;
+      ctx.stroke();
+      ctx.shadowBlur = 0;
+      trace();
+      ctx.lineWidth = Math.max(4.5, g.cw * 0.09);
+      ctx.strokeStyle = colors.path;
+      ctx.stroke();
+      ctx.fillStyle = colors.path;
+      for (const [x, y] of [points[0], ...(drawn >= 1 ? [points[points.length - 1]] : [])]) {
+        ctx.beginPath();
+        ctx.arc(x, y, Math.max(4, g.cw * 0.08), 0, Math.PI * 2);
+        ctx.fill();
+      }
+      ctx.restore();
+    }
+
+    // Shards in the picture's colour, flying out from both tiles and along the path.
+    if (scatter > 0 && scatter < 1 && e.scatterMs) {
+      if (!e.shards) e.shards = this.makeShards(e, points, g);
+      const color = pictureColor(e.picture);
+      ctx.save();
+      for (const s of e.shards) {
+        const p = easeOut(scatter);
+        const x = s.x + s.vx * p;
+        const y = s.y + s.vy * p + 30 * scatter * scatter;
+        ctx.globalAlpha = (1 - scatter) * s.alpha;
+        ctx.fillStyle = s.sparkle ? colors.path : color;
+        ctx.translate(x, y);
+        ctx.rotate(s.spin * scatter);
+        ctx.fillRect(-s.size / 2, -s.size / 2, s.size, s.size);
+        ctx.setTransform(this.view.dpr, 0, 0, this.view.dpr, 0, 0);
+      }
+      ctx.restore();
+    }
+  }
+
+  makeShards(e, points, g) {
+    const shards = [];
+    for (const cell of [e.a, e.b]) {
+      const [cx, cy] = this.pointXY(cell);
+      for (let i = 0; i < 14; i += 1) {
+        const angle = Math.random() * Math.PI * 2;
+        const speed = g.cw * (0.45 + Math.random() * 0.7);
+        shards.push({
+          x: cx,
+          y: cy,
+          vx: Math.cos(angle) * speed,
+          vy: Math.sin(angle) * speed - g.cw * 0.2,
+          size: g.cw * (0.06 + Math.random() * 0.08),
+          spin: (Math.random() - 0.5) * 8,
+          alpha: 0.95,
+          sparkle: false,
+        });
+      }
+    }
+    for (let i = 1; i < points.length; i += 1) {
+      const [x1, y1] = points[i - 1];
+      const [x2, y2] = points[i];
+      const n = Math.max(1, Math.round(Math.hypot(x2 - x1, y2 - y1) / (g.cw * 0.5)));
+      for (let k = 0; k < n; k += 1) {
+        const f = (k + Math.random()) / n;
+        const angle = Math.random() * Math.PI * 2;
+        shards.push({
+          x: x1 + (x2 - x1) * f,
+          y: y1 + (y2 - y1) * f,
+          vx: Math.cos(angle) * g.cw * 0.25,
+          vy: Math.sin(angle) * g.cw * 0.25,
+          size: g.cw * 0.06,
+          spin: 3,
+          alpha: 0.8,
+          sparkle: true,
+        });
+      }
+    }
+    return shards;
+  }
+
+  drawPopup(ctx, g, colors, e, t) {
+    const p = clamp01((t - e.start) / (e.end - e.start));
+    const centres = e.cells.map((cell) => this.pointXY(cell));
+    const x = centres.reduce((s, [cx]) => s + cx, 0) / centres.length;
+    const y0 = centres.reduce((s, [, cy]) => s + cy, 0) / centres.length;
+    const rise = reducedMotion() ? 0 : easeOut(p) * g.ch * 0.7;
+    const size = Math.round(Math.max(18, g.cw * 0.42));
+    ctx.save();
+    ctx.globalAlpha = p < 0.7 ? 1 : 1 - (p - 0.7) / 0.3;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = `800 ${size}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
+    ctx.lineWidth = 5;
+    ctx.lineJoin = 'round';
+    ctx.strokeStyle = colors.pathCase;
+    const y = y0 - rise;
+    ctx.strokeText(e.text, x, y);
+    ctx.fillStyle = colors.popup;
+    ctx.fillText(e.text, x, y);
+    if (e.sub) {
+      ctx.font = `750 ${Math.round(size * 0.55)}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
+      ctx.strokeText(e.sub, x, y + size * 0.85);
+      ctx.fillText(e.sub, x, y + size * 0.85);
+    }
+    ctx.restore();
+  }
+}

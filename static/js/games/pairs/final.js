@@ -1,0 +1,123 @@
+/**
+ * final — the Pairs final card (a modal <dialog> from the template): how the game ended,
+ * time, points, best streak, hints, shuffles, the record for this size and mode, the
+ * daily board of honour, copy-link and (timed, out of time) "replay this board in calm mode".
+ *
+ *   const card = new FinalCard(dialog, {onCopy, onShare, onNew, onCalm, onToggle})
+ *   card.show({view, number, daily})     fills and opens it (everything from the server's view)
+ *   card.setRecord(record | null, gameId) the player's record for this size and mode
+ *   card.setHonour(entries)               the daily board of honour
+ *   card.open / card.close()
+ */
+
+import { formatNumber, plural, t } from '../../core/i18n.js';
+import { closeDialog, el, formatTime, openDialog } from '../../core/ui.js';
+
+export class FinalCard {
+  constructor(dialog, handlers) {
+    this.dialog = dialog;
+    this.handlers = handlers;
+    dialog.querySelector('[data-action="copy"]').addEventListener('click', () => handlers.onCopy());
+    const share = dialog.querySelector('[data-action="share"]');
+    share.hidden = !navigator.share; // the Web Share API where it exists (phones)
+    share.addEventListener('click', () => handlers.onShare?.());
+    dialog.querySelector('[data-action="new"]').addEventListener('click', () => {
+      this.close();
+      handlers.onNew();
+    });
+    dialog.querySelector('[data-action="calm"]').addEventListener('click', () => {
+      this.close();
+      handlers.onCalm();
+    });
+  }
+
+  get open() {
+    return this.dialog.open;
+  }
+
+  close() {
+    closeDialog(this.dialog, 'close');
+  }
+
+  show({ view, number, daily }) {
+    const cleared = view.reason === 'cleared';
+    const timed = view.mode === 'timed';
+    const q = (sel) => this.dialog.querySelector(sel);
+    this.dialog.dataset.reason = view.reason || '';
+    q('#pairs-final-title').textContent = t(cleared ? 'games.pairs.final.cleared' : 'games.pairs.final.time_up');
+    const where = daily
+      ? t('games.pairs.daily.title')
+      : `${t(`games.pairs.size.${view.size}`)} · ${t(`games.pairs.mode.${view.mode}`)}`;
+    q('#pairs-final-sub').replaceChildren(
+      `${where} · `,
+      el('span', { class: 'pairs-final__sub-number' }, t('common.game_number', { number })),
+    );
+
+    const stats = [
+      { value: formatNumber(view.score), label: t('games.pairs.final.points'), highlight: true },
+      { value: formatTime(view.time_ms ?? view.stopwatch?.elapsed_ms ?? 0), label: t('common.time') },
+      { value: `${view.pairs_removed}/${view.pairs_total}`, label: t('games.pairs.hud.pairs') },
+      { value: formatNumber(view.best_streak), label: t('common.best_streak') },
+      { value: formatNumber(view.hints), label: t('games.pairs.final.hints') },
+      { value: formatNumber(view.shuffles), label: t('games.pairs.final.shuffles') },
+    ];
+    q('#pairs-final-stats').replaceChildren(
+      ...stats.map((s) =>
+        el('div', { class: `stat${s.highlight ? ' stat--highlight' : ''}` },
+          el('span', { class: 'stat__value' }, s.value),
+          el('span', { class: 'stat__label' }, s.label)),
+      ),
+    );
+    const notes = [];
+    if (timed && cleared && view.bonus) notes.push(t('games.pairs.final.bonus', { points: formatNumber(view.bonus) }));
+    if (!cleared) notes.push(plural('games.pairs.final.left', view.pairs_total - view.pairs_removed));
+    const record = q('#pairs-final-record');
+    record.replaceChildren(...notes.map((text) => el('span', { class: 'pairs-final__note' }, text)));
+    record.dataset.notes = String(notes.length);
+    q('#pairs-final-badge').hidden = true;
+    q('#pairs-final-honour').hidden = true;
+    q('[data-action="calm"]').hidden = !(timed && !cleared);
+    this.view = view;
+    if (this.dialog.open) return Promise.resolve('');
+    const closed = openDialog(this.dialog);
+    this.handlers.onToggle?.(true);
+    closed.then(() => this.handlers.onToggle?.(false));
+    return closed;
+  }
+
+  setRecord(record, gameId) {
+    const node = this.dialog.querySelector('#pairs-final-record');
+    const view = this.view;
+    if (!view) return;
+    node.querySelector('.pairs-final__best')?.remove();
+    const mine = Boolean(record && record.game_id === gameId);
+    this.dialog.querySelector('#pairs-final-badge').hidden = !(mine && record.played > 1);
+    if (!record) return;
+    const where = `${t(`games.pairs.size.${view.size}`)} · ${t(`games.pairs.mode.${view.mode}`)}`;
+    const text = mine
+      ? record.played > 1
+        ? t('games.pairs.final.record_new', { where })
+        : t('games.pairs.final.record_first', { where })
+      : t('games.pairs.final.record', { where, points: formatNumber(record.score), time: formatTime(record.time_ms) });
+    node.prepend(el('span', { class: `pairs-final__best${mine ? ' is-mine' : ''}` }, text));
+  }
+
+  setHonour(entries) {
+    const node = this.dialog.querySelector('#pairs-final-honour');
+    if (!entries?.length) {
+      node.hidden = true;
+      return;
+    }
+    node.replaceChildren(
+      el('h3', { class: 'pairs-final__honour-title' }, t('games.pairs.final.honour')),
+      el('ol', { class: 'pairs-honour' },
+        entries.slice(0, 5).map((entry) =>
+          el('li', {},
+            el('span', { class: 'pairs-honour__rank' }, formatNumber(entry.rank)),
+            el('span', { class: 'pairs-honour__name' }, entry.name || t('games.pairs.final.anonymous')),
+            el('span', { class: 'pairs-honour__score' }, formatNumber(entry.score)),
+            el('span', { class: 'pairs-honour__time' }, formatTime(entry.time_ms))))),
+    );
+    node.hidden = false;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * menu — the Pairs menu (a modal <dialog> from the template): board size, mode, pair
+ * highlighting, this board's link, a typed game number, a new game.
+ *
+ *   const menu = new Menu(dialog, {onSize, onMode, onHighlight, onCopy, onNumber, onNew, onToggle})
+ *   menu.show({size, mode, highlight, number, paused})   opens it (onToggle(true), later onToggle(false))
+ *   menu.close()
+ *   menu.open                                             whether it is showing
+ *   menu.setSizes(sizes)                                  the catalog's sizes: "6 × 6 · 18 pairs"
+ *   menu.numberError(text | '')                           the typed number's error line
+ *
+ * Picking another size or mode calls onSize / onMode at once (the controller starts a new
+ * game); onNumber(number) returns a promise that resolves to an error text or ''.
+ */
+
+import { plural, t } from '../../core/i18n.js';
+import { closeDialog, openDialog } from '../../core/ui.js';
+
+export class Menu {
+  constructor(dialog, handlers) {
+    this.dialog = dialog;
+    this.handlers = handlers;
+    this.current = { size: null, mode: null };
+    this.input = dialog.querySelector('#pairs-number-input');
+    this.error = dialog.querySelector('#pairs-number-error');
+    this.highlight = dialog.querySelector('#pairs-highlight');
+
+    dialog.querySelector('[data-action="close"]').addEventListener('click', () => this.close());
+    dialog.querySelector('[data-action="new"]').addEventListener('click', () => {
+      this.close();
+      handlers.onNew();
+    });
+    dialog.querySelector('[data-action="copy"]').addEventListener('click', () => handlers.onCopy());
+    for (const input of dialog.querySelectorAll('input[name="pairs-size"]')) {
+      input.addEventListener('change', () => {
+        if (input.checked && input.value !== this.current.size) {
+          this.close();
+          handlers.onSize(input.value);
+        }
+      });
+    }
+    for (const input of dialog.querySelectorAll('input[name="pairs-mode"]')) {
+      input.addEventListener('change', () => {
+        if (input.checked && input.value !== this.current.mode) {
+          this.close();
+          handlers.onMode(input.value);
+        }
+      });
+    }
+    this.highlight.addEventListener('change', () => handlers.onHighlight(this.highlight.checked));
+    this.input.addEventListener('input', () => this.numberError(''));
+    dialog.querySelector('#pairs-number-form').addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const raw = this.input.value.trim().replace(/^#/, '').toLowerCase();
+      if (!raw) {
+        this.numberError(t('games.pairs.menu.number.empty'));
+        this.input.focus();
+        return;
+      }
+      const button = event.target.querySelector('button[type="submit"]');
+      button.disabled = true;
+      const problem = await handlers.onNumber(raw);
+      button.disabled = false;
+      if (problem) {
+        this.numberError(problem);
+        this.input.focus();
+      } else {
+        this.input.value = '';
+        this.close();
+      }
+    });
+  }
+
+  get open() {
+    return this.dialog.open;
+  }
+
+  show({ size, mode, highlight, number, paused }) {
+    this.current = { size, mode };
+    for (const input of this.dialog.querySelectorAll('input[name="pairs-size"]')) input.checked = input.value === size;
+    for (const input of this.dialog.querySelectorAll('input[name="pairs-mode"]')) input.checked = input.value === mode;
+    this.highlight.checked = Boolean(highlight);
+    this.dialog.querySelector('#pairs-menu-number').textContent = number ? `#${number}` : '–';
+    this.dialog.querySelector('[data-action="copy"]').disabled = !number;
+    this.dialog.querySelector('#pairs-menu-paused').hidden = !paused;
+    this.numberError('');
+    if (this.dialog.open) return Promise.resolve('');
+    const closed = openDialog(this.dialog);
+    this.handlers.onToggle?.(true);
+    closed.then(() => this.handlers.onToggle?.(false));
+    return closed;
+  }
+
+  setPaused(paused) {
+    this.dialog.querySelector('#pairs-menu-paused').hidden = !paused;
+  }
+
+  close() {
+    closeDialog(this.dialog, 'close');
+  }
+
+  setSizes(sizes) {
+    for (const node of this.dialog.querySelectorAll('[data-size-info]')) {
+      const spec = sizes?.[node.dataset.sizeInfo];
+      if (!spec) continue;
+      node.textContent = plural('games.pairs.size.info', spec.pairs, { rows: spec.rows, cols: spec.cols });
+    }
+  }
+
+  numberError(text) {
+    this.error.textContent = text || '';
+    this.error.hidden = !text;
+    this.input.setAttribute('aria-invalid', String(Boolean(text)));
+  }
+}

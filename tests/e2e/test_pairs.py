@@ -1,0 +1,559 @@
+"""The Pairs page in a real browser.
+
+The whole-board tests play by real taps (phone) and clicks (desktop) on the canvas: the
+test reads the game's view from the API (the same cookie as the page), finds a removable
+pair with the engine, and taps the two tiles where the page drew them (the board's
+``data-geometry``: x0 y0 cell-width cell-height rows cols). Screenshots go to
+artifacts/screenshots/pairs-*.png.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from playwright.sync_api import expect
+
+from engines.core.daily import daily_seed
+from engines.core.protocol import IllegalMove
+from engines.pairs import ENGINE
+from engines.pairs.grid import EMPTY
+from engines.pairs.moves import Move
+from engines.pairs.params import Params
+from engines.pairs.search import find_pair
+from engines.pairs.state import grid_of
+
+pytestmark = pytest.mark.e2e
+
+CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
+CSP_PROBE = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
+
+Cell = tuple[int, int]
+
+
+def words(lang: str) -> dict[str, str]:
+    return json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+class PairsPage:
+    """The page, plus what the test needs to know about the game behind it."""
+
+    def __init__(self, page: Any, touch: bool) -> None:
+        self.page = page
+        self.touch = touch
+        self.problems: list[str] = []
+        page.add_init_script(CSP_PROBE)
+        page.on("pageerror", lambda e: self.problems.append(f"pageerror: {e}"))
+        page.on("console", self._console)
+
+    def _console(self, message: Any) -> None:
+        # A refused pair is an HTTP 422, which Chromium logs as a failed resource.
+        if message.type == "error" and "status of 422" not in message.text:
+            self.problems.append(f"console: {message.text}")
+
+    def open(self, path: str = "/play/pairs", prefs: dict[str, Any] | None = None) -> None:
+        if prefs is not None:
+            self.page.add_init_script(
+                f"localStorage.setItem('pairs.prefs', JSON.stringify({json.dumps(prefs)}))"
+            )
+        self.page.goto(path)
+        self.wait_ready()
+
+    def wait_ready(self) -> None:
+        expect(self.page.locator("#pairs")).to_have_attribute(
+            "data-state", re.compile("playing|over")
+        )
+        expect(self.page).to_have_url(re.compile(r"/g/[\w-]+$"))
+
+    @property
+    def game_id(self) -> str:
+        return str(self.page.locator("#pairs").get_attribute("data-game-id"))
+
+    @property
+    def version(self) -> int:
+        return int(self.page.locator("#pairs").get_attribute("data-version") or 0)
+
+    def view(self) -> dict[str, Any]:
+        response = self.page.request.get(f"/api/games/{self.game_id}")
+        assert response.ok, response.text()
+        return response.json()["view"]  # type: ignore[no-any-return]
+
+    def point(self, cell: Cell) -> tuple[float, float]:
+        board = self.page.locator("#pairs-board")
+        box = board.bounding_box()
+        x0, y0, cw, ch, _, _ = map(float, (board.get_attribute("data-geometry") or "").split())
+        return box["x"] + x0 + (cell[1] + 0.5) * cw, box["y"] + y0 + (cell[0] + 0.5) * ch
+
+    def tap_at(self, x: float, y: float) -> None:
+        if self.touch:
+            self.page.touchscreen.tap(x, y)
+        else:
+            self.page.mouse.click(x, y)
+
+    def tap(self, cell: Cell) -> None:
+        self.tap_at(*self.point(cell))
+
+    def skip_deal(self) -> None:
+        """One tap beside the board: during the deal it shows the board at once."""
+        box = self.page.locator("#pairs-board").bounding_box()
+        self.tap_at(box["x"] + 4, box["y"] + 4)
+
+    def remove(self, a: Cell, b: Cell) -> None:
+        before = self.version
+        self.tap(a)
+        self.tap(b)
+        expect(self.page.locator("#pairs")).not_to_have_attribute("data-version", str(before))
+
+    def play_to_the_end(self, shots: dict[int, str] | None = None, shot: Any = None) -> int:
+        removed = 0
+        while True:
+            view = self.view()
+            if view["over"]:
+                return removed
+            self.remove(*next_pair(view))
+            removed += 1
+            if shots and removed in shots:
+                self.page.wait_for_timeout(250)  # mid-path
+                shot(self.page, shots[removed])
+
+    def assert_clean(self) -> None:
+        csp = self.page.evaluate("window.__csp || []")
+        assert self.problems + [f"csp: {v}" for v in csp] == []
+
+
+def next_pair(view: dict[str, Any]) -> tuple[Cell, Cell]:
+    grid = grid_of(Params(size=view["size"], mode=view["mode"]))
+    tiles = tuple(EMPTY if t is None else t for row in view["tiles"] for t in row)
+    pair = find_pair(grid, tiles)
+    assert pair is not None
+    a, b = pair
+    return (a // grid.cols, a % grid.cols), (b // grid.cols, b % grid.cols)
+
+
+def refusals(view: dict[str, Any]) -> dict[str, tuple[Cell, Cell]]:
+    """A pair of tiles for each refusal the rules give on this board (found with the engine)."""
+    params, seed = ENGINE.from_number(view["number"])
+    state = ENGINE.new_game(Params(size=params.size, mode=view["mode"]), seed)
+    tiles = tuple(EMPTY if t is None else t for row in view["tiles"] for t in row)
+    state = replace(state, tiles=tiles)
+    cells = [
+        (r, c) for r, row in enumerate(view["tiles"]) for c, t in enumerate(row) if t is not None
+    ]
+    found: dict[str, tuple[Cell, Cell]] = {}
+    for a, b in itertools.combinations(cells, 2):
+        try:
+            ENGINE.apply(state, Move("pair", a, b), 0)
+        except IllegalMove as refusal:
+            found.setdefault(refusal.code, (a, b))
+    return found
+
+
+def fits_without_scrolling(page: Any) -> None:
+    sizes = page.evaluate(
+        "({w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight,"
+        " iw: innerWidth, ih: innerHeight})"
+    )
+    assert sizes["w"] <= sizes["iw"] and sizes["h"] <= sizes["ih"], sizes
+
+
+def touch_targets(page: Any) -> None:
+    for button in page.locator(".pairs-controls .btn:visible").all():
+        box = button.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, box
+
+
+# --------------------------------------------------------------------------- whole boards
+
+
+def test_phone_plays_a_whole_beginner_board_by_tapping(phone: Any, shot: Any) -> None:
+    en = words("en")
+    pairs = PairsPage(phone.new_page(), touch=True)
+    pairs.open()
+    page = pairs.page
+    # Beginner from the menu: another size starts a new game at once.
+    first_id = pairs.game_id
+    page.locator(".pairs-controls [data-action=menu]").tap()
+    menu = page.locator("#pairs-menu")
+    expect(menu).to_be_visible()
+    expect(menu.locator("#pairs-menu-paused")).to_be_visible()
+    shot(page, "pairs-phone-menu")
+    menu.locator("label", has=page.locator("input[value=beginner]")).tap()
+    expect(menu).to_be_hidden()
+    expect(page.locator("#pairs")).not_to_have_attribute("data-game-id", first_id)
+    pairs.wait_ready()
+    view = pairs.view()
+    assert (view["size"], view["rows"], view["mode"]) == ("beginner", 6, "calm")
+    fits_without_scrolling(page)
+    touch_targets(page)
+
+    # Selection: a tap lifts a tile, a second tap on it drops it (the server never hears).
+    pairs.skip_deal()
+    a, b = next_pair(view)
+    pairs.tap(a)
+    expect(page.locator("#pairs-live")).to_contain_text(en["games.pairs.selected"].split(":")[0])
+    page.wait_for_timeout(200)
+    shot(page, "pairs-phone-selected")
+    pairs.tap(a)
+    expect(page.locator("#pairs-live")).to_have_text(en["games.pairs.deselected"])
+    assert pairs.version == 0
+
+    # A refused pair: the reason line, translated by its code; nothing changes.
+    refused = refusals(view)
+    code = "path_blocked" if "path_blocked" in refused else "no_path"
+    x, y = refused[code]
+    pairs.tap(x)
+    pairs.tap(y)
+    status = page.locator("#pairs-status")
+    expect(status).to_have_text(en[f"games.pairs.error.{code}"])
+    expect(status).to_have_attribute("data-kind", "error")
+    shot(page, "pairs-phone-refused")
+    pairs.tap(x)  # the selection stayed on the first tile: this drops it
+    assert pairs.version == 0
+
+    # Play half, reload: the same game comes back.
+    for _ in range(9):
+        pairs.remove(*next_pair(pairs.view()))
+    expect(page.locator("#pairs-count")).to_have_text("9/18")
+    game_id, tiles = pairs.game_id, pairs.view()["tiles"]
+    page.reload()
+    pairs.wait_ready()
+    assert pairs.game_id == game_id and pairs.view()["tiles"] == tiles
+    expect(page.locator("#pairs-count")).to_have_text("9/18")
+    pairs.skip_deal()
+    shot(page, "pairs-phone-mid-game")
+
+    # The rest, with a screenshot of a path being drawn.
+    pairs.play_to_the_end({3: "pairs-phone-path"}, shot)
+    final = page.locator("#pairs-final")
+    expect(final).to_be_visible(timeout=5000)
+    expect(final.locator("#pairs-final-title")).to_have_text(en["games.pairs.final.cleared"])
+    expect(final.locator(".stat").nth(2)).to_contain_text("18/18")
+    expect(final.locator(".pairs-final__best")).to_be_visible()
+    expect(final.locator("[data-action=calm]")).to_be_hidden()
+    page.wait_for_timeout(400)
+    shot(page, "pairs-phone-final")
+    done = pairs.view()
+    assert done["over"] and done["reason"] == "cleared" and done["pairs_removed"] == 18
+    records = page.request.get("/api/records?game=pairs").json()["records"]
+    assert [(r["key"], r["game_id"]) for r in records] == [("beginner/calm", game_id)]
+    pairs.assert_clean()
+
+
+def test_desktop_plays_a_whole_board_with_the_mouse(desktop: Any, shot: Any) -> None:
+    en = words("en")
+    pairs = PairsPage(desktop.new_page(), touch=False)
+    pairs.open(prefs={"size": "beginner", "mode": "timed", "highlight": None})
+    page = pairs.page
+    expect(page.locator("#pairs-clock-label")).to_have_text(en["games.pairs.hud.left"])
+    expect(page.locator(".pairs-side")).to_be_visible()
+    fits_without_scrolling(page)
+    pairs.skip_deal()
+    a, _ = next_pair(pairs.view())
+    pairs.tap(a)
+    page.wait_for_timeout(200)
+    shot(page, "pairs-desktop-selected")
+    pairs.tap(a)
+    for _ in range(6):
+        pairs.remove(*next_pair(pairs.view()))
+    page.wait_for_timeout(900)
+    shot(page, "pairs-desktop-mid-game")
+    pairs.play_to_the_end({4: "pairs-desktop-path"}, shot)
+    final = page.locator("#pairs-final")
+    expect(final).to_be_visible(timeout=5000)
+    view = pairs.view()
+    assert view["reason"] == "cleared" and view["bonus"] > 0  # timed: the clock's bonus
+    expect(final.locator(".pairs-final__note")).to_contain_text(str(view["bonus"]))
+    page.wait_for_timeout(400)
+    shot(page, "pairs-desktop-final")
+    # Closing the card leaves the finished board with Results and New game.
+    page.keyboard.press("Escape")
+    expect(page.locator(".pairs-controls [data-action=results]")).to_be_visible()
+    page.locator(".pairs-controls [data-action=new]").click()
+    expect(page.locator("#pairs")).to_have_attribute("data-version", "0")
+    pairs.assert_clean()
+
+
+# --------------------------------------------------------------------------- behaviour
+
+
+def test_keyboard_hint_shuffle_and_menu_pause(desktop: Any, shot: Any) -> None:
+    en = words("en")
+    pairs = PairsPage(desktop.new_page(), touch=False)
+    pairs.open(prefs={"size": "classic", "mode": "calm", "highlight": True})
+    page = pairs.page
+    page.keyboard.press("ArrowRight")  # shows the cursor on the first tile (and ends the deal)
+    expect(page.locator("#pairs-live")).to_contain_text("Row 1, column 1")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#pairs-board")).to_be_focused()
+    expect(page.locator("#pairs-live")).to_contain_text("Row 2, column 2")
+    page.keyboard.press("Enter")
+    expect(page.locator("#pairs-live")).to_contain_text(en["games.pairs.selected"].split(":")[0])
+    page.keyboard.press("h")
+    expect(page.locator("#pairs-status")).to_have_text(en["games.pairs.status.hint"])
+    view = pairs.view()
+    assert view["hint"] is not None and view["hints"] == 1 and view["score"] == 0
+    page.wait_for_timeout(300)
+    shot(page, "pairs-desktop-keyboard-hint")
+    page.keyboard.press("s")
+    expect(page.locator("#pairs")).to_have_attribute("data-version", "2")
+    assert pairs.view()["shuffles"] == 1
+
+    page.keyboard.press("Escape")
+    expect(page.locator("#pairs-menu")).to_be_visible()
+    expect(page.locator("#pairs")).to_have_attribute("data-state", "paused")
+    assert pairs.view()["paused"] is True
+    shot(page, "pairs-desktop-menu")
+    page.keyboard.press("Escape")
+    expect(page.locator("#pairs-menu")).to_be_hidden()
+    expect(page.locator("#pairs")).to_have_attribute("data-state", "playing")
+    assert pairs.view()["paused"] is False
+
+    # Another mode from the menu starts a new game in that mode.
+    page.keyboard.press("Escape")
+    page.locator("#pairs-menu label", has=page.locator("input[value=timed]")).click()
+    expect(page.locator("#pairs-clock-label")).to_have_text(en["games.pairs.hud.left"])
+    pairs.wait_ready()
+    assert pairs.view()["mode"] == "timed"
+    pairs.assert_clean()
+
+
+def test_hidden_page_pauses_the_game(phone: Any) -> None:
+    pairs = PairsPage(phone.new_page(), touch=True)
+    pairs.open()
+    page = pairs.page
+
+    def set_hidden(hidden: bool) -> None:
+        page.evaluate(
+            """(hidden) => {
+                const state = hidden ? 'hidden' : 'visible';
+                Object.defineProperty(document, 'visibilityState',
+                                      {configurable: true, get: () => state});
+                document.dispatchEvent(new Event('visibilitychange'));
+            }""",
+            hidden,
+        )
+
+    set_hidden(True)
+    expect(page.locator("#pairs")).to_have_attribute("data-state", "paused")
+    assert pairs.view()["paused"] is True
+    set_hidden(False)
+    expect(page.locator("#pairs")).to_have_attribute("data-state", "playing")
+    assert pairs.view()["paused"] is False
+    pairs.assert_clean()
+
+
+def test_timed_countdown_turns_red_under_ten_seconds_and_tips(phone: Any, shot: Any) -> None:
+    """The browser's clock runs ahead (Playwright's fake clock): the page counts down from the
+    server's snapshot, shows the two tips after 15 s without a pair, and turns the
+    countdown red under 10 s."""
+    en = words("en")
+    page = phone.new_page()
+    page.clock.install()
+    pairs = PairsPage(page, touch=True)
+    pairs.open(prefs={"size": "beginner", "mode": "timed", "highlight": None})
+    clock = page.locator("#pairs-clock-box")
+    expect(page.locator("#pairs-clock")).to_have_text(re.compile(r"^1:(30|29|28)$"))
+    page.clock.run_for(15_500)
+    expect(page.locator("#pairs-status")).to_have_text(en["games.pairs.tip.1"])
+    shot(page, "pairs-phone-tip")
+    page.clock.run_for(15_500)
+    expect(page.locator("#pairs-status")).to_have_text(en["games.pairs.tip.2"])
+    page.clock.run_for(50_000)  # 81 s in: under ten seconds left (the test's own time adds up)
+    expect(page.locator("#pairs-clock")).to_have_text(re.compile(r"^0:0[1-9]$"))
+    expect(clock).to_have_class(re.compile(r"\bis-low\b"))
+    shot(page, "pairs-phone-timed-under-10s")
+    page.clock.run_for(60_000)  # no third tip, ever
+    expect(page.locator("#pairs-status")).not_to_have_text(re.compile("."))
+
+
+def test_refusals_speak_the_players_language(browser: Any, server_url: str, shot: Any) -> None:
+    for lang in ("ru", "fr"):
+        context = browser.new_context(
+            base_url=server_url,
+            viewport={"width": 390, "height": 844},
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+        )
+        context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+        try:
+            pairs = PairsPage(context.new_page(), touch=True)
+            pairs.open(prefs={"size": "classic", "mode": "calm", "highlight": None})
+            page = pairs.page
+            catalog = words(lang)
+            expect(page.locator("#pairs-title")).to_have_text(catalog["games.pairs.title"])
+            expect(page.locator("#pairs-sub")).to_have_text(
+                f"{catalog['games.pairs.size.classic']} · {catalog['games.pairs.mode.calm']}"
+            )
+            pairs.skip_deal()
+            found = refusals(pairs.view())
+            for code in ("no_path", "different_pictures"):
+                a, b = found[code]
+                pairs.tap(a)
+                pairs.tap(b)
+                expect(page.locator("#pairs-status")).to_have_text(
+                    catalog[f"games.pairs.error.{code}"]
+                )
+                # The selection stays on the first tile (another picture takes it over).
+                pairs.tap(b if code == "different_pictures" else a)
+                expect(page.locator("#pairs-live")).to_have_text(catalog["games.pairs.deselected"])
+            fits_without_scrolling(page)
+            shot(page, f"pairs-phone-{lang}")
+            pairs.assert_clean()
+        finally:
+            context.close()
+
+
+def test_reduced_motion_shows_the_board_at_once(browser: Any, server_url: str) -> None:
+    context = browser.new_context(
+        base_url=server_url,
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        reduced_motion="reduce",
+    )
+    try:
+        pairs = PairsPage(context.new_page(), touch=True)
+        pairs.open(prefs={"size": "beginner", "mode": "calm", "highlight": None})
+        a, b = next_pair(pairs.view())
+        pairs.tap(a)  # no deal to skip: this tap already selects
+        expect(pairs.page.locator("#pairs-live")).to_contain_text(":")
+        before = pairs.version
+        pairs.tap(b)
+        expect(pairs.page.locator("#pairs")).not_to_have_attribute("data-version", str(before))
+    finally:
+        context.close()
+
+
+def test_shared_number_link_and_spectators(browser: Any, server_url: str, phone: Any) -> None:
+    pairs = PairsPage(phone.new_page(), touch=True)
+    pairs.open("/play/pairs/00004242-c?mode=timed")
+    view = pairs.view()
+    assert (view["number"], view["size"], view["mode"]) == ("00004242-c", "long", "timed")
+    expect(pairs.page.locator("#pairs-side-number")).to_have_text("#00004242-c")
+    # Someone else opening /g/<id> watches; their "new game" plays the same board.
+    other = browser.new_context(base_url=server_url, viewport={"width": 390, "height": 844})
+    try:
+        page = other.new_page()
+        page.goto(f"/g/{pairs.game_id}")
+        expect(page.locator("#pairs-status")).to_have_text(words("en")["games.pairs.watching"])
+        new = page.locator(".pairs-controls [data-action=new]")
+        expect(new).to_have_text(words("en")["games.pairs.play_board"])
+        new.click()
+        expect(page.locator("#pairs")).not_to_have_attribute("data-game-id", pairs.game_id)
+        expect(page.locator("#pairs")).to_have_attribute("data-number", "00004242-c")
+    finally:
+        other.close()
+    bad = PairsPage(phone.new_page(), touch=True)
+    bad.page.goto("/play/pairs/00004242-x")
+    expect(bad.page.locator("#pairs-overlay-text")).to_have_text(
+        words("en")["games.pairs.error.bad_number"]
+    )
+
+
+def test_daily_page_uses_the_browsers_local_date(browser: Any, server_url: str, shot: Any) -> None:
+    zone = "Pacific/Kiritimati"  # UTC+14: often a day ahead of the server's UTC date
+    context = browser.new_context(
+        base_url=server_url,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        timezone_id=zone,
+    )
+    try:
+        before = dt.datetime.now(ZoneInfo(zone)).date().isoformat()
+        pairs = PairsPage(context.new_page(), touch=True)
+        pairs.open("/daily/pairs")
+        after = dt.datetime.now(ZoneInfo(zone)).date().isoformat()
+        number = pairs.page.locator("#pairs").get_attribute("data-number")
+        expected = {
+            ENGINE.number(Params("classic"), daily_seed("pairs", d)) for d in (before, after)
+        }
+        assert number in expected
+        expect(pairs.page.locator("#pairs-sub")).to_contain_text(
+            words("en")["games.pairs.daily.title"]
+        )
+        # Coming back to /daily/pairs the same day resumes the same game.
+        game_id = pairs.game_id
+        pairs.page.goto("/daily/pairs")
+        pairs.wait_ready()
+        assert pairs.game_id == game_id
+        shot(pairs.page, "pairs-phone-daily")
+        pairs.assert_clean()
+    finally:
+        context.close()
+
+
+# --------------------------------------------------------------------------- catalogs
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE_FILES = [
+    ROOT / "templates" / "games" / "pairs.html",
+    *sorted((ROOT / "static" / "js" / "games" / "pairs").glob("*.js")),
+]
+MOVE_CODES = [
+    "path_blocked",
+    "no_path",
+    "different_pictures",
+    "same_tile",
+    "empty_cell",
+    "out_of_board",
+    "paused",
+    "already_paused",
+    "not_paused",
+    "game_over",
+    "time_up",
+    "unknown_move",
+    "bad_cell",
+    "stale_version",
+    "not_seated",
+    "game_not_found",
+]
+CREATE_CODES = ["bad_size", "bad_mode", "bad_number", "bad_seed", "bad_date"]
+
+
+def test_every_word_of_the_page_is_in_every_catalog() -> None:
+    literal = re.compile(r"""\bt\(\s*['"]((?:games\.pairs|common)\.[\w.]+)['"]""")
+    keys: set[str] = set()
+    for path in PAGE_FILES:
+        keys |= {k for k in literal.findall(path.read_text("utf-8")) if not k.endswith(".")}
+    source = (ROOT / "static" / "js" / "games" / "pairs" / "pictures.js").read_text("utf-8")
+    pictures = re.findall(r"name: '(\w+)'", source)
+    assert len(pictures) == 16
+    keys |= {f"games.pairs.picture.{name}" for name in pictures}
+    keys |= {f"games.pairs.error.{code}" for code in MOVE_CODES + CREATE_CODES}
+    keys |= {f"games.pairs.size.{s}" for s in ("beginner", "classic", "long")}
+    keys |= {f"games.pairs.mode.{m}{d}" for m in ("calm", "timed") for d in ("", ".desc")}
+    keys |= {
+        "games.pairs.tip.1",
+        "games.pairs.tip.2",
+        "games.pairs.size.info.other",
+        "games.pairs.final.left.other",
+        "games.pairs.status.hint_paid",
+        "games.pairs.status.shuffled_paid",
+    }
+    assert len(keys) > 100
+    for lang in ("en", "ru", "fr"):
+        catalog = words(lang)
+        missing = sorted(k for k in keys if k not in catalog)
+        assert missing == [], f"{lang}: {missing}"
+    for lang in ("ru",):  # Russian plurals: one, few, many
+        catalog = words(lang)
+        for key in ("games.pairs.size.info", "games.pairs.final.left"):
+            assert all(f"{key}.{form}" in catalog for form in ("one", "few", "many"))
