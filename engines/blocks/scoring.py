@@ -88,7 +88,9 @@ class TriangularScorer:
         return Points(cells, triangular(lines) * multiplier, bonus)
 
     def combo_label(self, combo: int) -> int | None:
-        return min(combo, self.multiplier_cap) if combo >= 2 and self.multiplier_cap > 1 else None
+        # Seed 000: "from combo 2 the screen shows Combo ×N": N is the combo itself; only
+        # the multiplier stops at ×5.
+        return combo if combo >= 2 and self.multiplier_cap > 1 else None
 
 
 def line_table_points(lines: int) -> int:

@@ -122,7 +122,7 @@ def test_combo_resets_after_three_placements_that_clear_nothing() -> None:
 
 def test_combo_label_is_shown_from_combo_two() -> None:
     labels = [RULES.scorer.combo_label(combo) for combo in range(8)]
-    assert labels == [None, None, 2, 3, 4, 5, 5, 5]
+    assert labels == [None, None, 2, 3, 4, 5, 6, 7]
 
 
 def test_cleared_grid_gives_300_not_multiplied_and_a_token() -> None:
