@@ -25,7 +25,9 @@ def make_engine(settings: Settings) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+    # No pre-ping: it would add a round trip to every checkout; stale connections are
+    # recycled instead.
+    return create_async_engine(url, pool_size=20, max_overflow=20, pool_recycle=1800)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:

@@ -19,7 +19,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -428,17 +428,14 @@ class GameService:
                 )
                 if updated.rowcount != 1:  # type: ignore[attr-defined]
                     raise IntegrityError("version moved", None, Exception())
-                session.add_all(
-                    Move(
-                        game_id=game.id,
-                        ply=seen + i + 1,
-                        seat=e.seat,
-                        move=e.move,
-                        at_ms=e.at_ms,
-                    )
-                    for i, e in enumerate(step.entries)
-                )
-                await session.flush()
+                await session.execute(
+                    insert(Move),
+                    [
+                        {"game_id": game.id, "ply": seen + i + 1, "seat": e.seat,
+                         "move": e.move, "at_ms": e.at_ms}
+                        for i, e in enumerate(step.entries)
+                    ],
+                )  # fmt: skip
                 if outcome is not None:
                     await self._record(session, game, engine, step.state)
         except IntegrityError:

@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -72,11 +73,13 @@ class Match:
             await next_of(socket, "state")
             self.sockets.append(socket)
 
-    async def play(self, latencies: list[float]) -> int:
+    async def play(self, latencies: list[float], think: float, rng: random.Random) -> int:
         """Alternate the planned lines; return how many moves were made."""
         version = 0
         turn = 0
+        await asyncio.sleep(think * rng.random())  # matches do not start in step
         for line in self.lines:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             mover, opponent = self.sockets[turn], self.sockets[1 - turn]
             sent = time.perf_counter()
             await mover.send(json.dumps({"type": "move", "version": version, "move": line}))
@@ -117,7 +120,7 @@ async def next_of(socket: Any, kind: str) -> dict[str, Any]:
             raise RuntimeError(message)
 
 
-async def run(base_url: str, matches: int) -> dict[str, float]:
+async def run(base_url: str, matches: int, think: float) -> dict[str, float]:
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as http:
         games = [Match(i) for i in range(matches)]
@@ -128,7 +131,8 @@ async def run(base_url: str, matches: int) -> dict[str, float]:
         await asyncio.gather(*(g.connect(ws_base) for g in games[start : start + 50]))
     latencies: list[float] = []
     began = time.perf_counter()
-    moves = await asyncio.gather(*(g.play(latencies) for g in games))
+    rng = random.Random(matches)  # the bench's own pacing, not a game's chance
+    moves = await asyncio.gather(*(g.play(latencies, think, rng) for g in games))
     elapsed = time.perf_counter() - began
     await asyncio.gather(*(g.close() for g in games))
     ordered = sorted(latencies)
@@ -140,13 +144,13 @@ async def run(base_url: str, matches: int) -> dict[str, float]:
     }
 
 
-def bench_database(label: str, env: dict[str, str], counts: list[int]) -> None:
+def bench_database(label: str, env: dict[str, str], counts: list[int], think: float) -> None:
     migrate(env)
     with tempfile.TemporaryDirectory() as tmp:
         process, base_url = start_uvicorn(env, Path(tmp) / "uvicorn.log")
         try:
             for count in counts:
-                figures = asyncio.run(run(base_url, count))
+                figures = asyncio.run(run(base_url, count, think))
                 print(
                     f"{label:<22} {count:>5} matches  {figures['moves']:>6} moves  "
                     f"{figures['moves_per_s']:>8.1f} moves/s  "
@@ -162,19 +166,25 @@ def main() -> None:
     parser.add_argument("--matches", type=int, nargs="+", default=[1, 50, 500])
     parser.add_argument("--postgres", help="a PostgreSQL URL (its tables are created if missing)")
     parser.add_argument("--redis", help="a Redis URL, used with --postgres")
+    parser.add_argument("--think", type=float, default=3.0, help="mean seconds between lines")
+    parser.add_argument("--no-sqlite", action="store_true", help="bench PostgreSQL only")
     args = parser.parse_args()
-    print(f"one uvicorn process; {MOVES_PER_MATCH} lines per match at most; 24 stars")
+    print(
+        f"one uvicorn process; {MOVES_PER_MATCH} lines per match at most; 24 stars; "
+        f"{args.think:g} s mean think time"
+    )
     base_env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     base_env["SECRET"] = SECRET
-    with tempfile.TemporaryDirectory() as tmp:
-        sqlite = {**base_env, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"}
-        bench_database("SQLite, in-process hub", sqlite, args.matches)
+    if not args.no_sqlite:
+        with tempfile.TemporaryDirectory() as tmp:
+            sqlite = {**base_env, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"}
+            bench_database("SQLite, in-process hub", sqlite, args.matches, args.think)
     if args.postgres:
         postgres = {**base_env, "DATABASE_URL": args.postgres}
         if args.redis:
             postgres["REDIS_URL"] = args.redis
         label = "PostgreSQL + Redis" if args.redis else "PostgreSQL"
-        bench_database(label, postgres, args.matches)
+        bench_database(label, postgres, args.matches, args.think)
 
 
 if __name__ == "__main__":

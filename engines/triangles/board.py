@@ -25,19 +25,21 @@ from math import asin, atan2, isqrt, tau
 from engines.triangles.field import FIELDS, FieldShape, place_stars
 from engines.triangles.geometry import Point
 
-CACHE_SIZE = 16
+# A server keeps every live match's board warm: building one costs 3–200 ms, keeping
+# one costs 0.1–1 MB. Least recently used boards go first.
+CACHE_SIZE = 512
 _CACHE: dict[tuple[str, int, int], Board] = {}
 
 
 def get_board(field: str, count: int, seed: int) -> Board:
-    """The board of a game number's field, count and seed (cached)."""
+    """The board of a game number's field, count and seed (LRU-cached)."""
     key = (field, count, seed)
-    board = _CACHE.get(key)
+    board = _CACHE.pop(key, None)
     if board is None:
         board = Board.generate(FIELDS[field], count, seed)
         if len(_CACHE) >= CACHE_SIZE:
             del _CACHE[next(iter(_CACHE))]
-        _CACHE[key] = board
+    _CACHE[key] = board  # (re)inserted last: the most recently used
     return board
 
 
