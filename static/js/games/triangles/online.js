@@ -1,0 +1,169 @@
+/**
+ * online — what only online matches have: the live socket, who is connected, the invite
+ * card while the second seat is open, taking that seat, claiming the win from an absent
+ * opponent, and the rematch.
+ *
+ *   const online = new Online(ctx)
+ *     ctx: {state(), onState(msg), onMove(msg), onJoined(msg), onRematch(r), onCancelled(),
+ *           onPresence(), onStatus(s), render(), claim()}
+ *   online.connect(gameId, since)   opens (or re-opens) the GameSocket
+ *   online.ready                     true when moves can go through the socket
+ *   online.move(version, move)       → Promise (ack) through the socket
+ *   online.close()
+ *   online.awayMs(seat)              how long that seat has been away (null: unknown)
+ *   online.claimable()               true when the viewer may claim the win now
+ *   online.snooze()                  "keep waiting": ask again in a minute
+ *   online.showInvite(gameId, {public}) / online.hideInvite()
+ *   online.rematch(action)           POST /api/games/{id}/rematch → {rematch}
+ */
+
+import { api, GameSocket } from '../../core/api.js';
+import { t } from '../../core/i18n.js';
+import { copyLink, formatTime, shareLink } from '../../core/ui.js';
+
+export const CLAIM_AFTER_MS = 60_000;
+
+export class Online {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.socket = null;
+    this.gameId = null;
+    this.snoozedUntil = 0;
+    this.ticker = 0;
+    this.inviteUrl = '';
+    const waiting = document.getElementById('tri-waiting');
+    waiting.querySelector('[data-action="invite-copy"]').addEventListener('click', () => copyLink(this.inviteUrl));
+    const share = waiting.querySelector('[data-action="invite-share"]');
+    share.hidden = typeof navigator.share !== 'function';
+    share.addEventListener('click', () => shareLink(this.inviteUrl, t('games.triangles.invite.share_title')));
+    const url = document.getElementById('tri-invite-url');
+    url.addEventListener('focus', () => url.select());
+  }
+
+  connect(gameId, since = -1) {
+    if (this.socket && this.gameId === gameId) return;
+    this.close();
+    this.gameId = gameId;
+    this.socket = new GameSocket(gameId, {
+      onState: (msg) => this.ctx.onState(msg),
+      onMove: (msg) => this.ctx.onMove(msg),
+      onMessage: (msg) => this.message(msg),
+      onStatus: (status) => this.ctx.onStatus(status),
+    }, { since });
+    clearInterval(this.ticker);
+    this.ticker = setInterval(() => this.ctx.render(), 1000);
+  }
+
+  get ready() {
+    return Boolean(this.socket && this.socket.status === 'open');
+  }
+
+  get status() {
+    return this.socket ? this.socket.status : 'closed';
+  }
+
+  move(version, move) {
+    return this.socket.move(version, move);
+  }
+
+  close() {
+    clearInterval(this.ticker);
+    this.socket?.close();
+    this.socket = null;
+  }
+
+  message(msg) {
+    const S = this.ctx.state();
+    switch (msg.type) {
+      case 'presence':
+        S.presence = msg.presence;
+        S.presenceAt = performance.now();
+        this.ctx.onPresence();
+        break;
+      case 'joined':
+        this.ctx.onJoined(msg);
+        break;
+      case 'rematch':
+        this.ctx.onRematch(msg.rematch);
+        break;
+      case 'cancelled':
+        this.ctx.onCancelled();
+        break;
+      default:
+        break;
+    }
+  }
+
+  /* ------------------------------------------------------------ presence ---------- */
+
+  awayMs(seat) {
+    const S = this.ctx.state();
+    const p = S.presence?.[seat];
+    if (!p) return null;
+    if (p.connected) return 0;
+    if (p.away_ms == null) return null;
+    return p.away_ms + (performance.now() - (S.presenceAt || performance.now()));
+  }
+
+  /** Milliseconds since the current turn began, on the server's clock. */
+  turnMs() {
+    const S = this.ctx.state();
+    if (!S.view || S.serverMs == null) return 0;
+    return S.serverMs + (performance.now() - S.serverAt) - (S.view.turn_started_ms || 0);
+  }
+
+  presenceText(seat) {
+    const S = this.ctx.state();
+    const p = S.presence?.[seat];
+    if (!p || S.players?.[seat]?.kind !== 'player') return '';
+    if (p.connected) return t('games.triangles.presence.online');
+    const away = this.awayMs(seat);
+    if (away == null) return t('games.triangles.presence.offline');
+    return t('games.triangles.presence.away', { time: formatTime(away) });
+  }
+
+  /** The viewer holds a seat, the opponent is to move and has been gone a minute. */
+  claimable() {
+    const S = this.ctx.state();
+    if (!S.view || S.view.over || S.status !== 'active' || !S.seats.length) return null;
+    const turn = S.view.turn;
+    if (turn == null || S.seats.includes(turn)) return null;
+    const p = S.presence?.[turn];
+    if (!p || p.connected) return null;
+    const sinceTurn = this.turnMs();
+    const away = this.awayMs(turn) ?? sinceTurn;
+    const waited = Math.min(away, sinceTurn);
+    if (waited < CLAIM_AFTER_MS) return null;
+    return { away, seat: turn };
+  }
+
+  snooze() {
+    this.snoozedUntil = performance.now() + CLAIM_AFTER_MS;
+  }
+
+  snoozed() {
+    return performance.now() < this.snoozedUntil;
+  }
+
+  /* ------------------------------------------------------------ invite ------------ */
+
+  showInvite(gameId, { isPublic = false } = {}) {
+    this.inviteUrl = `${location.origin}/g/${encodeURIComponent(gameId)}`;
+    const waiting = document.getElementById('tri-waiting');
+    document.getElementById('tri-invite-url').value = this.inviteUrl;
+    document.getElementById('tri-invite-public').hidden = !isPublic;
+    waiting.hidden = false;
+  }
+
+  hideInvite() {
+    document.getElementById('tri-waiting').hidden = true;
+  }
+
+  /* ------------------------------------------------------------ rematch ----------- */
+
+  async rematch(action) {
+    const S = this.ctx.state();
+    const result = await api('POST', `/api/games/${encodeURIComponent(S.id)}/rematch`, { action });
+    return result.rematch;
+  }
+}
