@@ -95,7 +95,9 @@ class GameService:
         return engine
 
     async def _get(self, session: AsyncSession, game_id: str) -> Game:
-        game = await session.get(Game, game_id) if len(game_id) <= 16 else None
+        if len(game_id) > 16:
+            raise not_found()
+        game = await session.scalar(select(Game).where(Game.id == game_id))
         if game is None:
             raise not_found()
         return game

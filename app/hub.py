@@ -24,6 +24,14 @@ from redis.exceptions import RedisError
 log = logging.getLogger("app.hub")
 
 QUEUE_LIMIT = 256  # a watcher this far behind is dropped; it reconnects and resumes
+REDIS_CONNECTIONS = 1000
+
+
+def redis_client(url: str) -> aioredis.Redis:
+    """A client that may open up to ``REDIS_CONNECTIONS`` connections under bursts
+    (redis-py's default of 100 fails with "Too many connections" when a thousand
+    sockets renew their presence at once); idle ones are reused."""
+    return aioredis.Redis.from_url(url, max_connections=REDIS_CONNECTIONS)
 
 
 class Hub(Protocol):
@@ -105,7 +113,7 @@ class RedisHub:
     def __init__(self, url: str) -> None:
         self.url = url
         self.subscribers = Subscribers()
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(url)
+        self.redis: aioredis.Redis = redis_client(url)
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -57,9 +58,11 @@ def create_app(
             away_claim_ms=settings.away_claim_ms,
             serialize_writes=settings.is_sqlite,
         )
+        renewal = asyncio.create_task(presence.renew_forever(app.state.service.clock.now_ms))
         try:
             yield
         finally:
+            renewal.cancel()
             await hub.stop()
             await presence.close()
             await db.dispose()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -19,12 +20,14 @@ from typing import Any
 import anyio
 from anyio import ClosedResourceError
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from redis.exceptions import RedisError
 
 from app.errors import AppError
 from app.games import GameService
-from app.presence import HEARTBEAT_S, LEASE_MS
+from app.presence import Lease
 
 router = APIRouter()
+log = logging.getLogger("app.ws")
 
 CLOSE_TOO_BIG = 1009
 CLOSE_POLICY = 1008
@@ -109,22 +112,37 @@ class Connection:
                 }
             )
 
-    async def hold_seats(self, until_ms: int) -> None:
-        """Renew (or, with ``until_ms`` = now, end) this socket's lease on its seats."""
-        for seat in self.seats:
-            await self.service.presence.hold(self.game_id, seat, self.conn_id, until_ms)
+    def leases(self) -> list[Lease]:
+        return [(self.game_id, seat, self.conn_id) for seat in self.seats]
+
+    async def arrive(self) -> None:
+        """Take this socket's leases on its seats and tell the other watchers.
+
+        Presence is advisory: if its store fails, the game goes on regardless.
+        """
+        try:
+            await self.service.presence.join(self.leases(), self.service.clock.now_ms())
+        except (RedisError, OSError) as exc:
+            log.warning("presence lease for game %s failed: %s", self.game_id, exc)
+        await self.announce_presence()
+
+    async def depart(self) -> None:
+        try:
+            await self.service.presence.leave(self.leases(), self.service.clock.now_ms())
+        except (RedisError, OSError) as exc:
+            log.warning("presence release for game %s failed: %s", self.game_id, exc)
+        await self.announce_presence()
 
     async def announce_presence(self) -> None:
         if not self.seats:
             return
-        game = await self.service.get_game(self.game_id)
-        presence = await self.service.presence_of(game)
+        try:
+            game = await self.service.get_game(self.game_id)
+            presence = await self.service.presence_of(game)
+        except (RedisError, OSError) as exc:
+            log.warning("presence of game %s unknown: %s", self.game_id, exc)
+            return
         await self.service.hub.publish(self.game_id, {"type": "presence", "presence": presence})
-
-    async def heartbeat(self) -> None:
-        while True:
-            await self.hold_seats(self.service.clock.now_ms() + LEASE_MS)
-            await asyncio.sleep(HEARTBEAT_S)
 
     async def read(self) -> None:
         while True:
@@ -203,8 +221,8 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
     async with service.hub.watch(game_id) as queue:
         try:
             await connection.send_state(since)
-            await connection.hold_seats(service.clock.now_ms() + LEASE_MS)
-            await connection.announce_presence()
+            if connection.seats:
+                await connection.arrive()
             # Read the client and forward the hub until either side ends; anyio's task
             # group cancels the other one cleanly.
             async with anyio.create_task_group() as group:
@@ -215,7 +233,6 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
 
                 group.start_soon(until_done, connection.read)
                 group.start_soon(until_done, lambda: connection.forward(queue))
-                group.start_soon(connection.heartbeat)
         except (WebSocketDisconnect, ClosedResourceError):
             pass
         except RuntimeError:
@@ -223,5 +240,4 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
         finally:
             if connection.seats:
                 with anyio.CancelScope(shield=True):
-                    await connection.hold_seats(service.clock.now_ms())
-                    await connection.announce_presence()
+                    await connection.depart()

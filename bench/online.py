@@ -69,6 +69,7 @@ class Match:
                 f"{ws_base}/ws/games/{self.id}",
                 additional_headers={"cookie": cookie},
                 max_size=2**20,
+                ping_interval=None,  # latency is measured here; a busy loop must not drop us
             )
             await next_of(socket, "state")
             self.sockets.append(socket)
@@ -121,7 +122,8 @@ async def next_of(socket: Any, kind: str) -> dict[str, Any]:
 
 
 async def run(base_url: str, matches: int, think: float) -> dict[str, float]:
-    limits = httpx.Limits(max_connections=50)
+    # No keep-alive: a pooled connection may be closed by the server just as it is reused.
+    limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as http:
         games = [Match(i) for i in range(matches)]
         for start in range(0, matches, 50):
@@ -146,8 +148,10 @@ async def run(base_url: str, matches: int, think: float) -> dict[str, float]:
 
 def bench_database(label: str, env: dict[str, str], counts: list[int], think: float) -> None:
     migrate(env)
-    with tempfile.TemporaryDirectory() as tmp:
-        process, base_url = start_uvicorn(env, Path(tmp) / "uvicorn.log")
+    log = Path(tempfile.gettempdir()) / f"bench-online-{label.split()[0].strip(',').lower()}.log"
+    print(f"server log: {log}", flush=True)
+    if True:
+        process, base_url = start_uvicorn(env, log)
         try:
             for count in counts:
                 figures = asyncio.run(run(base_url, count, think))
