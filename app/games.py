@@ -309,6 +309,7 @@ class GameService:
             "status": game.status,
             "view": engine.view(state, seat),
             "outcome": game.outcome,
+            "rematch": game.rematch,
             "daily": game.daily,
             "server_ms": self.clock.now_ms() - game.started_ms,
         }

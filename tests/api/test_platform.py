@@ -175,6 +175,7 @@ def test_rematch_offer_accept_swaps_seats(alice_bob: Any) -> None:
     assert alice.post(url, json={"action": "offer"}).json() == {"rematch": {"offered_by": 0}}
     own = alice.post(url, json={"action": "accept"})
     assert own.status_code == 409 and own.json()["error"]["code"] == "no_offer"
+    assert bob.get(f"/api/games/{game['id']}").json()["rematch"] == {"offered_by": 0}
     accepted = bob.post(url, json={"action": "accept"}).json()["rematch"]
     new_id = accepted["game_id"]
     assert alice.post(url, json={"action": "offer"}).json()["rematch"]["game_id"] == new_id

@@ -423,6 +423,8 @@ function applySnapshot(snap) {
   if (snap.number) S.number = snap.number;
   if (Array.isArray(snap.seats)) S.seats = snap.seats;
   if (snap.players) S.players = snap.players;
+  // A pending offer survives a reload; an accepted one is only followed when it arrives live.
+  if (snap.rematch && !snap.rematch.game_id) S.rematch = snap.rematch;
   if (snap.presence) {
     S.presence = snap.presence;
     S.presenceAt = performance.now();
