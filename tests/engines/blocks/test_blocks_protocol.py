@@ -69,7 +69,7 @@ def test_params_must_be_a_mapping() -> None:
 
 @pytest.mark.parametrize(
     ("params", "letters"),
-    zip(ALL_PARAMS, ["a", "b", "bd", "bz", "bc", "bh", "c", "cr"], strict=True),
+    list(zip(ALL_PARAMS, ["a", "b", "bd", "bz", "bc", "bh", "c", "cr"], strict=True)),
 )
 def test_number_letters(params: Params, letters: str) -> None:
     assert ENGINE.number(params, 41739205) == f"41739205-{letters}"
