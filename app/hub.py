@@ -171,7 +171,7 @@ class RedisHub:
         while True:
             try:
                 self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                # A placeholder channel keeps the connection subscribed while idle.
+                # A channel of its own keeps the connection subscribed while no game is watched.
                 channels = [self.CHANNEL_PREFIX + g for g in self.subscribers.queues]
                 await self._pubsub.subscribe("hub:alive", *channels)
                 if delay > 0.2:

@@ -2,7 +2,7 @@
  * i18n — the words of the page, from the catalog the server embeds as
  * <script type="application/json" id="i18n-catalog"> (static/i18n/<lang>.json).
  *
- *   t(key, vars?)            → string; "{name}" placeholders filled from vars; the key itself if missing
+ *   t(key, vars?)            → string; "{name}" slots filled from vars; the key itself if missing
  *   has(key)                 → boolean, true when the catalog has the key
  *   plural(key, n, vars?)    → t(`${key}.${category}`, {n, ...vars}) with the CLDR category of n
  *                              (one/few/many/other via Intl.PluralRules), falling back to `${key}.other`
