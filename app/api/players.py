@@ -48,6 +48,8 @@ async def put_me(body: NameRequest, service: Service, player_id: PlayerId) -> di
 async def get_records(
     service: Service, player_id: PlayerId, game: str | None = Query(default=None, max_length=24)
 ) -> dict[str, Any]:
+    if game is not None:
+        service.engine(game)  # 404 for a game that does not exist
     async with service.sessions() as session:
         return {"records": await list_records(session, player_id, game)}
 

@@ -161,3 +161,10 @@ def test_security_headers(client: Any) -> None:
     assert "unsafe-inline" not in headers["content-security-policy"]
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["referrer-policy"] == "strict-origin-when-cross-origin"
+
+
+def test_nul_bytes_never_reach_the_database(alice_bob: Any) -> None:
+    # PostgreSQL refuses NUL in text; schemathesis found this as a 500.
+    alice, _ = alice_bob
+    assert error(alice.get("/api/games/%00")) == (404, "game_not_found")
+    assert error(alice.get("/api/records?game=%00")) == (404, "unknown_game")
