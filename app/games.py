@@ -95,8 +95,8 @@ class GameService:
         return engine
 
     async def _get(self, session: AsyncSession, game_id: str) -> Game:
-        if len(game_id) > 16:
-            raise not_found()
+        if len(game_id) > 16 or not game_id.replace("-", "").replace("_", "").isalnum():
+            raise not_found()  # ids are url-safe tokens; anything else (a NUL byte…) is none
         game = await session.scalar(select(Game).where(Game.id == game_id))
         if game is None:
             raise not_found()
@@ -181,26 +181,18 @@ class GameService:
             player_id if kind is SeatKind.OWNER else COMPUTER if kind is SeatKind.COMPUTER else None
             for kind in seat_kinds
         ]
-        now = self.clock.now_ms()
-        game = Game(
-            id=secrets.token_urlsafe(9),
-            engine=game_name,
-            params=engine.dump_params(params),
-            seed=seed,
-            number=engine.number(params, seed),
+        game = self._new_row(
+            game_name,
+            engine,
+            params,
+            seed,
+            state,
             owner_id=player_id,
             seats=seats,
-            version=0,
-            state=engine.dump_state(state),
             status="waiting" if None in seats else "active",
-            outcome=None,
             public=bool(public and None in seats),
             daily=daily,
             daily_key=daily_key,
-            score=None,
-            rematch=None,
-            started_ms=now,
-            updated_ms=now,
         )
         async with self.transaction() as session:
             await self.ensure_player(session, player_id)
@@ -548,22 +540,44 @@ class GameService:
         engine = self.engine(game.engine)
         params = engine.parse_params(game.params)
         seed = secrets.randbelow(SEED_LIMIT)
+        state = engine.new_game(params, seed)
+        seats = list(reversed(game.seats))
+        return self._new_row(
+            game.engine, engine, params, seed, state, owner_id=game.owner_id, seats=seats
+        )
+
+    def _new_row(
+        self,
+        game_name: str,
+        engine: Engine[Any, Any, Any],
+        params: Any,
+        seed: int,
+        state: Any,
+        *,
+        owner_id: str,
+        seats: list[str | None],
+        status: str = "active",
+        public: bool = False,
+        daily: str | None = None,
+        daily_key: str | None = None,
+    ) -> Game:
+        """A new game's row, at version 0 and started now."""
         now = self.clock.now_ms()
         return Game(
             id=secrets.token_urlsafe(9),
-            engine=game.engine,
-            params=game.params,
+            engine=game_name,
+            params=engine.dump_params(params),
             seed=seed,
             number=engine.number(params, seed),
-            owner_id=game.owner_id,
-            seats=list(reversed(game.seats)),
+            owner_id=owner_id,
+            seats=seats,
             version=0,
-            state=engine.dump_state(engine.new_game(params, seed)),
-            status="active",
+            state=engine.dump_state(state),
+            status=status,
             outcome=None,
-            public=False,
-            daily=None,
-            daily_key=None,
+            public=public,
+            daily=daily,
+            daily_key=daily_key,
             score=None,
             rematch=None,
             started_ms=now,

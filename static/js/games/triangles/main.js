@@ -582,24 +582,19 @@ async function resign() {
     ? t('games.triangles.resign.text_named', { name: nameOf(S.view.turn), other: nameOf(1 - S.view.turn) })
     : t('games.triangles.resign.text');
   if (!(await confirmResign(dialog))) return;
-  S.busy = true;
-  render();
-  try {
-    const result = await sendMove({ type: 'resign' });
-    S.busy = false;
-    if (result) await enqueue(() => playResult(result));
-  } catch (error) {
-    S.busy = false;
-    toast(has(`games.triangles.error.${error.code}`) ? t(`games.triangles.error.${error.code}`) : error.message, { kind: 'error' });
-  }
-  render();
+  await sendAndPlay({ type: 'resign' });
 }
 
-async function claim() {
+function claim() {
+  return sendAndPlay({ type: 'claim' });
+}
+
+/** Send a move that has no line to draw (resign, claim) and play out the answer. */
+async function sendAndPlay(move) {
   S.busy = true;
   render();
   try {
-    const result = await sendMove({ type: 'claim' });
+    const result = await sendMove(move);
     S.busy = false;
     if (result) await enqueue(() => playResult(result));
   } catch (error) {
