@@ -14,15 +14,17 @@ import asyncio
 import datetime as dt
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
+from app.db import make_sessionmaker
 from app.errors import AppError, from_engine, not_found
 from app.hub import Hub
 from app.models import Daily, Game, Move, Player
@@ -34,6 +36,15 @@ from engines.core.numbers import SEED_LIMIT
 from engines.core.protocol import Engine, EngineError, Outcome, SeatKind
 
 COMPUTER = "computer"
+LIVE_GAMES = 4096  # active games whose latest state this process keeps (about 4 KiB each)
+
+# The move path's statements, built once: SQLAlchemy then reuses their compiled form
+# instead of building, hashing and coercing a new statement for every move.
+ADVANCE_GAME = update(Game.__table__).where(
+    Game.__table__.c.id == bindparam("game_id"),
+    Game.__table__.c.version == bindparam("seen"),
+)
+APPEND_MOVES = insert(Move.__table__)
 
 
 class Clock(Protocol):
@@ -53,6 +64,14 @@ class LogEntry:
 
 
 @dataclass
+class Live:
+    """An active game as this process last wrote or read it: its row and its state."""
+
+    game: Game
+    state: Any
+
+
+@dataclass
 class Step:
     """What a change produced: new log entries, events, and the resulting state."""
 
@@ -68,7 +87,7 @@ def seats_of(game: Game, player_id: str | None) -> list[int]:
 class GameService:
     def __init__(
         self,
-        sessions: async_sessionmaker[AsyncSession],
+        db: AsyncEngine,
         hub: Hub,
         clock: Clock,
         engines: Mapping[str, Engine[Any, Any, Any]],
@@ -76,7 +95,8 @@ class GameService:
         away_claim_ms: int = 60_000,
         serialize_writes: bool = False,
     ) -> None:
-        self.sessions = sessions
+        self.db = db
+        self.sessions = make_sessionmaker(db)
         self.hub = hub
         self.clock = clock
         self.engines = engines
@@ -85,6 +105,7 @@ class GameService:
         self._write_turn: AbstractAsyncContextManager[Any] = (
             asyncio.Lock() if serialize_writes else nullcontext()
         )
+        self._live: OrderedDict[str, Live] = OrderedDict()
 
     # --- helpers -------------------------------------------------------------------
 
@@ -115,6 +136,14 @@ class GameService:
                 async with session.begin():
                     yield session
 
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        """A bare connection in a write transaction, for the move path's Core statements
+        (no ORM session to build and tear down per move); same turn-taking as above."""
+        async with self._write_turn:
+            async with self.db.begin() as connection:
+                yield connection
+
     async def ensure_player(self, session: AsyncSession, player_id: str) -> None:
         await session.execute(
             insert_ignore(session, Player, {"id": player_id, "created_ms": self.clock.now_ms()})
@@ -142,10 +171,14 @@ class GameService:
         return turn if turn in mine else mine[0]
 
     def views(self, engine: Engine[Any, Any, Any], game: Game, state: Any) -> dict[str, Any]:
-        """The view for every seat and for spectators, keyed ``"0"``, ``"1"``, ``"public"``."""
-        views: dict[str, Any] = {"public": engine.view(state, None)}
+        """The spectators' view as ``"public"``, and each seat's own view, keyed ``"0"``,
+        ``"1"``…, where it differs from that (it does not in a game with nothing hidden)."""
+        public = engine.view(state, None)
+        views: dict[str, Any] = {"public": public}
         for seat in range(len(game.seats)):
-            views[str(seat)] = engine.view(state, seat)
+            view = engine.view(state, seat)
+            if view != public:
+                views[str(seat)] = view
         return views
 
     # --- create ----------------------------------------------------------------------
@@ -311,8 +344,23 @@ class GameService:
     async def move(
         self, game_id: str, player_id: str | None, version: int, raw_move: Mapping[str, Any]
     ) -> dict[str, Any]:
-        async with self.sessions() as session:
-            game = await self._get(session, game_id)
+        """Play a move (REST): the mover's snapshot of the new state, with its events."""
+        game, state, events = await self.play(game_id, player_id, version, raw_move)
+        result = self.snapshot(game, self.engine(game.engine), state, player_id)
+        result["events"] = events
+        return result
+
+    async def play(
+        self,
+        game_id: str,
+        player_id: str | None,
+        version: int,
+        raw_move: Mapping[str, Any],
+        from_memory: bool = True,
+    ) -> tuple[Game, Any, list[dict[str, Any]]]:
+        """Check a move against the seat and the version, play it (and the computer's
+        replies), commit and publish; returns the new game row, state and events."""
+        game, state, remembered = await self._at_version(game_id, version, from_memory)
         engine = self.engine(game.engine)
         mine = seats_of(game, player_id)
         if not mine:
@@ -321,7 +369,6 @@ class GameService:
             raise AppError(
                 409, "waiting_for_opponent", "the game starts when a second player joins"
             )
-        state = engine.load_state(game.state)
         if version != game.version:
             raise self._stale(game, engine, state, player_id)
         if raw_move.get("type") == "claim":
@@ -330,11 +377,39 @@ class GameService:
             move = engine.parse_move(raw_move)
             step = self._play(game, engine, state, move, mine)
         except EngineError as error:
+            if remembered:  # memory may be behind another process: the database decides
+                return await self.play(game_id, player_id, version, raw_move, from_memory=False)
             raise from_engine(error) from None
         game, state = await self._commit(game, engine, step)
-        result = self.snapshot(game, engine, state, player_id)
-        result["events"] = step.events
-        return result
+        return game, state, step.events
+
+    async def _at_version(
+        self, game_id: str, version: int, from_memory: bool = True
+    ) -> tuple[Game, Any, bool]:
+        """The game, its state, and whether they came from this process's memory: they
+        do when it holds the very version the client saw (a newer write by another
+        process still fails the commit's version guard), else from the database."""
+        live = self._live.get(game_id) if from_memory else None
+        if live is not None and live.game.version == version:
+            self._live.move_to_end(game_id)
+            return live.game, live.state, True
+        game = await self.get_game(game_id)
+        return game, self.engine(game.engine).load_state(game.state), False
+
+    def _remember(self, game: Game, state: Any) -> None:
+        """Keep an active game's latest row and state for its next move.
+
+        Only active games: their seats are settled and every change bumps the version,
+        so a version names exactly one row and state. Game rows here are never changed
+        in place (a commit makes a new one), so concurrent moves cannot see each other's.
+        """
+        if game.status != "active":
+            self._live.pop(game.id, None)
+            return
+        self._live[game.id] = Live(game, state)
+        self._live.move_to_end(game.id)
+        if len(self._live) > LIVE_GAMES:
+            self._live.popitem(last=False)
 
     async def _check_opponent_away(self, game: Game, mine: list[int]) -> None:
         """A win by absence needs the opponent gone for the whole grace period."""
@@ -403,10 +478,9 @@ class GameService:
         """Write a step under the version guard, then publish it. Returns the new game row."""
         outcome: Outcome | None = engine.outcome(step.state)
         seen = game.version
-        new_version = seen + len(step.entries)
         now = self.clock.now_ms()
         values: dict[str, Any] = {
-            "version": new_version,
+            "version": seen + len(step.entries),
             "state": engine.dump_state(step.state),
             "status": "over" if outcome else "active",
             "outcome": outcome.to_json() if outcome else None,
@@ -414,17 +488,14 @@ class GameService:
             "updated_ms": now,
         }
         try:
-            async with self.transaction() as session:
-                updated = await session.execute(
-                    update(Game)
-                    .where(Game.id == game.id, Game.version == seen)
-                    .values(**values)
-                    .execution_options(synchronize_session=False)
+            async with self._writing() as connection:
+                updated = await connection.execute(
+                    ADVANCE_GAME, {"game_id": game.id, "seen": seen, **values}
                 )
                 if updated.rowcount != 1:  # type: ignore[attr-defined]
                     raise IntegrityError("version moved", None, Exception())
-                await session.execute(
-                    insert(Move),
+                await connection.execute(
+                    APPEND_MOVES,
                     [
                         {"game_id": game.id, "ply": seen + i + 1, "seat": e.seat,
                          "move": e.move, "at_ms": e.at_ms}
@@ -432,12 +503,13 @@ class GameService:
                     ],
                 )  # fmt: skip
                 if outcome is not None:
-                    await self._record(session, game, engine, step.state)
+                    await self._record(connection, game, engine, step.state)
         except IntegrityError:
+            self._live.pop(game.id, None)
             fresh = await self.get_game(game.id)
             raise self._stale(fresh, engine, engine.load_state(fresh.state), None) from None
-        for key, value in values.items():
-            setattr(game, key, value)
+        game = self._advanced(game, values)
+        self._remember(game, step.state)
         await self.hub.publish(
             game.id,
             {
@@ -453,16 +525,29 @@ class GameService:
         )
         return game, step.state
 
+    @staticmethod
+    def _advanced(game: Game, values: Mapping[str, Any]) -> Game:
+        """A new detached row: ``game`` with ``values`` written over it."""
+        columns = {column.key: getattr(game, column.key) for column in Game.__table__.columns}
+        return Game(**{**columns, **values})
+
     async def get_game(self, game_id: str) -> Game:
         async with self.sessions() as session:
             return await self._get(session, game_id)
 
     async def _record(
-        self, session: AsyncSession, game: Game, engine: Engine[Any, Any, Any], state: Any
+        self,
+        connection: AsyncConnection,
+        game: Game,
+        engine: Engine[Any, Any, Any],
+        state: Any,
     ) -> None:
         entry = engine.record(state)
         if entry is not None and game.seats and game.seats[0] not in (None, COMPUTER):
+            # A session on the move's own connection: the record joins its transaction.
+            session = AsyncSession(bind=connection)
             await update_record(session, str(game.seats[0]), game, entry, self.clock.now_ms())
+            await session.flush()
 
     # --- join, log, cancel ------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from app import pages, ws
 from app.api import games as games_routes
 from app.api import players as players_routes
 from app.config import Settings, get_settings
-from app.db import make_engine, make_sessionmaker
+from app.db import make_engine
 from app.errors import AppError
 from app.games import Clock, GameService, SystemClock
 from app.hub import make_hub
@@ -50,7 +50,7 @@ def create_app(
         presence = make_presence(settings.redis_url)
         await hub.start()
         app.state.service = GameService(
-            make_sessionmaker(db),
+            db,
             hub,
             clock or SystemClock(),
             engines,

@@ -35,6 +35,32 @@ CLOSE_RESTART = 1012
 CLOSE_NOT_FOUND = 4404
 
 
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def move_frame(message: dict[str, Any], view_key: str) -> str:
+    """A hub ``move`` message as the sockets of one view receive it. Every local socket
+    is handed the same message object, so each view is encoded once, not per socket."""
+    views = message["views"]
+    key = view_key if view_key in views else "public"
+    frames: dict[str, str] = message.setdefault("frames", {})
+    if key not in frames:
+        frames[key] = encode(
+            {
+                "type": "move",
+                "from_version": message["from_version"],
+                "version": message["version"],
+                "view": views[key],
+                "events": message["events"],
+                "status": message["status"],
+                "outcome": message["outcome"],
+                "server_ms": message["server_ms"],
+            }
+        )
+    return frames[key]
+
+
 class TokenBucket:
     """Allows ``rate`` messages a second on average, ``burst`` at once."""
 
@@ -70,8 +96,11 @@ class Connection:
         self.seats: list[int] = []
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(encode(message))
+
+    async def send_text(self, text: str) -> None:
         async with self.send_lock:
-            await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+            await self.ws.send_text(text)
 
     async def send_state(self, since: int | None) -> None:
         state = await self.service.load(self.game_id, self.player_id)
@@ -97,20 +126,8 @@ class Connection:
             if message["from_version"] > self.version:
                 await self.send_state(self.version)  # we missed some: resend with them
                 continue
-            views = message["views"]
             self.version = message["version"]
-            await self.send(
-                {
-                    "type": "move",
-                    "from_version": message["from_version"],
-                    "version": message["version"],
-                    "view": views.get(self.view_key, views["public"]),
-                    "events": message["events"],
-                    "status": message["status"],
-                    "outcome": message["outcome"],
-                    "server_ms": message["server_ms"],
-                }
-            )
+            await self.send_text(move_frame(message, self.view_key))
 
     def leases(self) -> list[Lease]:
         return [(self.game_id, seat, self.conn_id) for seat in self.seats]
@@ -194,13 +211,13 @@ class Connection:
             )
             return
         try:
-            result = await self.service.move(self.game_id, self.player_id, version, move)
+            game, _, _ = await self.service.play(self.game_id, self.player_id, version, move)
         except AppError as error:
             await self.send(
                 {"type": "error", "id": request_id, "status": error.status, **error.body()}
             )
             return
-        await self.send({"type": "ack", "id": request_id, "version": result["version"]})
+        await self.send({"type": "ack", "id": request_id, "version": game.version})
 
     async def error(self, request_id: str | int | None, code: str, message: str) -> None:
         await self.send(

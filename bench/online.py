@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -173,6 +174,10 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=3.0, help="mean seconds between lines")
     parser.add_argument("--no-sqlite", action="store_true", help="bench PostgreSQL only")
     args = parser.parse_args()
+    # The client's own garbage collections would stall its sockets and count as server
+    # latency; it collects as seldom as the server does (app/asgi.py).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 10)
     print(
         f"one uvicorn process; {MOVES_PER_MATCH} lines per match at most; 24 stars; "
         f"{args.think:g} s mean think time"

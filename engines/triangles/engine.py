@@ -62,8 +62,7 @@ class TrianglesEngine:
             "result": state.result,
             "turn_started_ms": state.turn_started_ms,
             "remaining": state.live.bit_count(),
-            "seat": seat,
-        }
+        }  # the same for every seat and for spectators: nothing in Triangles is hidden
 
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
