@@ -36,7 +36,9 @@ from engines.core.numbers import SEED_LIMIT
 from engines.core.protocol import Engine, EngineError, Outcome, SeatKind
 
 COMPUTER = "computer"
-LIVE_GAMES = 4096  # active games whose latest state this process keeps (about 4 KiB each)
+# Active games whose latest state this process keeps. A state holds its board (up to
+# 1.1 MB for Triangles), so this is bounded like that engine's own board cache.
+LIVE_GAMES = 1024
 
 # The move path's statements, built once: SQLAlchemy then reuses their compiled form
 # instead of building, hashing and coercing a new statement for every move.
@@ -544,10 +546,13 @@ class GameService:
     ) -> None:
         entry = engine.record(state)
         if entry is not None and game.seats and game.seats[0] not in (None, COMPUTER):
-            # A session on the move's own connection: the record joins its transaction.
-            session = AsyncSession(bind=connection)
-            await update_record(session, str(game.seats[0]), game, entry, self.clock.now_ms())
-            await session.flush()
+            # A session on the move's own connection joins its transaction (and leaves
+            # committing it to the move).
+            async with AsyncSession(bind=connection) as session:
+                await update_record(
+                    session, str(game.seats[0]), game, entry, self.clock.now_ms()
+                )
+                await session.flush()
 
     # --- join, log, cancel ------------------------------------------------------------
 

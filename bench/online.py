@@ -5,8 +5,8 @@ PostgreSQL + Redis when ``--postgres URL`` and ``--redis URL`` are given, as in
 production), creates N online Triangles matches (24 stars), connects both players of each
 match over WebSocket, and lets all matches play at once: the player to move sends a line
 over the socket, and the opponent's socket receives it. For each N it prints the moves
-per second over the whole run, and the latency from a move's send to the opponent's
-receipt (p50, p99).
+per second over the whole run, the latency from a move's send to the opponent's
+receipt (p50, p99), and the server's share of one core and its resident memory.
 
 The lines are chosen before the clock starts (the engine's easy computer player, replayed
 locally), so the bench client spends its time on the sockets, not on the rules. Client
@@ -122,7 +122,16 @@ async def next_of(socket: Any, kind: str) -> dict[str, Any]:
             raise RuntimeError(message)
 
 
-async def run(base_url: str, matches: int, think: float) -> dict[str, float]:
+def server_usage(pid: int) -> tuple[float, int]:
+    """The server's CPU seconds so far and its resident memory in MiB (Linux's /proc)."""
+    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu_s = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+    status = Path(f"/proc/{pid}/status").read_text().splitlines()
+    rss_kib = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    return cpu_s, rss_kib // 1024
+
+
+async def run(base_url: str, server_pid: int, matches: int, think: float) -> dict[str, float]:
     # No keep-alive: a pooled connection may be closed by the server just as it is reused.
     limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as http:
@@ -134,9 +143,11 @@ async def run(base_url: str, matches: int, think: float) -> dict[str, float]:
         await asyncio.gather(*(g.connect(ws_base) for g in games[start : start + 50]))
     latencies: list[float] = []
     began = time.perf_counter()
+    cpu_before, _ = server_usage(server_pid)
     rng = random.Random(matches)  # the bench's own pacing, not a game's chance
     moves = await asyncio.gather(*(g.play(latencies, think, rng) for g in games))
     elapsed = time.perf_counter() - began
+    cpu_after, rss_mib = server_usage(server_pid)  # every socket still open
     await asyncio.gather(*(g.close() for g in games))
     ordered = sorted(latencies)
     return {
@@ -144,6 +155,8 @@ async def run(base_url: str, matches: int, think: float) -> dict[str, float]:
         "moves_per_s": sum(moves) / elapsed,
         "p50_ms": statistics.median(ordered) * 1000,
         "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
+        "server_cpu": (cpu_after - cpu_before) / elapsed,
+        "server_rss_mib": rss_mib,
     }
 
 
@@ -151,19 +164,19 @@ def bench_database(label: str, env: dict[str, str], counts: list[int], think: fl
     migrate(env)
     log = Path(tempfile.gettempdir()) / f"bench-online-{label.split()[0].strip(',').lower()}.log"
     print(f"server log: {log}", flush=True)
-    if True:
-        process, base_url = start_uvicorn(env, log)
-        try:
-            for count in counts:
-                figures = asyncio.run(run(base_url, count, think))
-                print(
-                    f"{label:<22} {count:>5} matches  {figures['moves']:>6} moves  "
-                    f"{figures['moves_per_s']:>8.1f} moves/s  "
-                    f"p50 {figures['p50_ms']:>7.1f} ms  p99 {figures['p99_ms']:>7.1f} ms",
-                    flush=True,
-                )
-        finally:
-            stop(process)
+    process, base_url = start_uvicorn(env, log)
+    try:
+        for count in counts:
+            figures = asyncio.run(run(base_url, process.pid, count, think))
+            print(
+                f"{label:<22} {count:>5} matches  {figures['moves']:>6} moves  "
+                f"{figures['moves_per_s']:>8.1f} moves/s  "
+                f"p50 {figures['p50_ms']:>7.1f} ms  p99 {figures['p99_ms']:>7.1f} ms  "
+                f"server {figures['server_cpu']:>4.0%} CPU {figures['server_rss_mib']:>5} MiB",
+                flush=True,
+            )
+    finally:
+        stop(process)
 
 
 def main() -> None:

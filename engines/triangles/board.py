@@ -26,8 +26,9 @@ from engines.triangles.field import FIELDS, FieldShape, place_stars
 from engines.triangles.geometry import Point
 
 # A server keeps every live match's board warm: building one costs 3–200 ms, keeping
-# one costs 0.1–1 MB. Least recently used boards go first.
-CACHE_SIZE = 512
+# one costs 80 KiB (24 stars) to 1.1 MB (120 on a phone): 80 MB to 1.1 GB for all 1,024.
+# Least recently used boards go first.
+CACHE_SIZE = 1024
 _CACHE: dict[tuple[str, int, int], Board] = {}
 
 
