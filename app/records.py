@@ -46,8 +46,10 @@ async def update_record(
         .with_for_update()
     )
     assert record is not None
-    record.played += 1
-    if record.played == 1 or better(entry, record):
+    first = record.played == 0
+    if not entry.again:
+        record.played += 1
+    if first or better(entry, record):
         record.score, record.time_ms, record.game_id = entry.score, entry.time_ms, game.id
         record.updated_ms = now_ms
 

@@ -127,7 +127,9 @@ class BlocksEngine:
         rules = ruleset_of(state.params)
         if state.end_reason is None or not rules.counts_for_record:
             return None
-        return RecordEntry(state.params.record_key, state.score, state.end_ms)
+        return RecordEntry(
+            state.params.record_key, state.score, state.end_ms, again=state.continue_used
+        )
 
     def seats(self, params: Params) -> list[SeatKind]:
         return [SeatKind.OWNER]

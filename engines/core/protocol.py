@@ -95,13 +95,15 @@ class RecordEntry:
     """What a finished game is worth on the player's record table.
 
     ``key`` names the table (e.g. ``"beginner/timed"``); games rank by ``score`` (higher
-    first), then ``time_ms`` (lower first).
+    first), then ``time_ms`` (lower first). ``again`` marks a game finishing a second
+    time (Blocks' Continue): it may better the record but is not another game played.
     """
 
     key: str
     score: int
     time_ms: int
     extra: Mapping[str, Any] = field(default_factory=dict)
+    again: bool = False
 
 
 class SeatKind(StrEnum):

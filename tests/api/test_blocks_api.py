@@ -310,6 +310,7 @@ def test_continue_once_then_continue_used(alice: Any) -> None:
     assert game.view["over"] is True and game.view["can_continue"] is True
     final = game.view["final"]
     assert final["reason"] == "stuck" and final["stuck"]
+    assert records(alice) == [(1, final["score"])]
     body = game.ok({"type": "continue"})
     assert body["events"][0]["type"] == "continued"
     assert body["status"] == "active" and game.view["over"] is False
@@ -317,6 +318,15 @@ def test_continue_once_then_continue_used(alice: Any) -> None:
     game.play_badly()
     assert game.view["over"] is True and game.view["can_continue"] is False
     assert game.refused({"type": "continue"}) == (422, "continue_used")
+    # The continued game betters the record, but it is still one game played.
+    assert game.view["final"]["score"] > final["score"]
+    assert records(alice) == [(1, game.view["final"]["score"])]
+
+
+def records(player: Any) -> list[tuple[int, int]]:
+    """(played, best score) of each of the player's Blocks record tables."""
+    tables = player.get("/api/records?game=blocks").json()["records"]
+    return [(table["played"], table["score"]) for table in tables]
 
 
 def test_continue_not_allowed(alice: Any) -> None:
