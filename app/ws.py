@@ -103,14 +103,19 @@ class Connection:
             await self.ws.send_text(text)
 
     async def send_state(self, since: int | None) -> None:
+        """Send the full state. A socket whose player holds a seat it did not hold before
+        (on connect, or after taking the seat through ``/join``) then takes its leases."""
         state = await self.service.load(self.game_id, self.player_id)
         seats = state["seats"]
+        newly_seated = bool(seats) and not self.seats
         self.seats = seats
         self.view_key = str(seats[0]) if seats else "public"
         if since is not None and 0 <= since < state["version"]:
             state["missed"] = await self.service.moves_since(self.game_id, since)
         self.version = state["version"]
         await self.send({"type": "state", **state})
+        if newly_seated:
+            await self.arrive()
 
     async def forward(self, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
         while True:
@@ -238,8 +243,6 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
     async with service.hub.watch(game_id) as queue:
         try:
             await connection.send_state(since)
-            if connection.seats:
-                await connection.arrive()
             # Read the client and forward the hub until either side ends; anyio's task
             # group cancels the other one cleanly.
             async with anyio.create_task_group() as group:

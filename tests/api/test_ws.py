@@ -141,6 +141,21 @@ def test_unknown_game_socket_is_closed(client: Any) -> None:
     assert closed.value.code == 4404
 
 
+def test_a_watcher_who_takes_the_seat_is_present_after_syncing(alice_bob: Any) -> None:
+    alice, bob = alice_bob
+    game = alice.new_game("tally", params={"opponent": "online", "limit": 30})
+    with bob.websocket(f"/ws/games/{game['id']}") as b:
+        assert receive(b)["seats"] == []
+        assert bob.post(f"/api/games/{game['id']}/join").status_code == 200
+        assert receive(b)["type"] == "joined"
+        b.send_json({"type": "sync"})  # what a page does on "joined"
+        assert receive(b)["seats"] == [1]
+        b.send_json({"type": "ping"})  # answered once the sync is fully handled
+        assert receive(b) == {"type": "pong"}
+        presence = alice.get(f"/api/games/{game['id']}").json()["presence"]
+        assert presence[1] == {"connected": True, "away_ms": 0}
+
+
 def test_presence_follows_seated_sockets_and_guards_claims(alice_bob: Any, clock: Any) -> None:
     alice, bob = alice_bob
     game = online_game(alice, bob)
