@@ -44,5 +44,5 @@ def from_engine(error: EngineError) -> AppError:
     return AppError(status, error.code, error.message, error.details)
 
 
-def not_found(what: str = "game") -> AppError:
-    return AppError(404, f"{what}_not_found", f"no such {what}")
+def not_found() -> AppError:
+    return AppError(404, "game_not_found", "no such game")

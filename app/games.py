@@ -117,10 +117,12 @@ class GameService:
             raise AppError(404, "unknown_game", f"there is no game called {name[:40]!r}")
         return engine
 
-    async def _get(self, session: AsyncSession, game_id: str) -> Game:
+    async def _get(self, session: AsyncSession, game_id: str, lock: bool = False) -> Game:
+        """The game row (locked for this transaction with ``lock``), or a 404."""
         if len(game_id) > 16 or not game_id.replace("-", "").replace("_", "").isalnum():
             raise not_found()  # ids are url-safe tokens; anything else (a NUL byte…) is none
-        game = await session.scalar(select(Game).where(Game.id == game_id))
+        query = select(Game).where(Game.id == game_id)
+        game = await session.scalar(query.with_for_update() if lock else query)
         if game is None:
             raise not_found()
         return game
@@ -145,6 +147,10 @@ class GameService:
         async with self._write_turn:
             async with self.db.begin() as connection:
                 yield connection
+
+    def today(self) -> dt.date:
+        """The server's date, in UTC (daily boards change at 00:00 UTC)."""
+        return dt.datetime.fromtimestamp(self.clock.now_ms() / 1000, dt.UTC).date()
 
     async def ensure_player(self, session: AsyncSession, player_id: str) -> None:
         await session.execute(
@@ -288,8 +294,7 @@ class GameService:
         self, engine: Engine[Any, Any, Any], game_name: str, raw: Mapping[str, Any], daily: str
     ) -> tuple[Any, int]:
         date = parse_date(daily)
-        today = dt.datetime.fromtimestamp(self.clock.now_ms() / 1000, dt.UTC).date()
-        if abs((date - today).days) > 1:
+        if abs((date - self.today()).days) > 1:
             raise AppError(
                 400, "bad_date", "the daily board exists only for yesterday, today and tomorrow"
             )
@@ -317,7 +322,7 @@ class GameService:
                     return await self.load(game_id, player_id)
         result = self.snapshot(game, engine, state, player_id)
         result["players"] = await self.names(game)
-        result["presence"] = await self.presence_of(game)
+        result["presence"] = await self.presence_of(game.id, len(game.seats))
         return result
 
     def snapshot(
@@ -428,8 +433,8 @@ class GameService:
                     f"for {self.away_claim_ms // 1000} seconds",
                 )
 
-    async def presence_of(self, game: Game) -> list[dict[str, Any]]:
-        seats = await self.presence.seats(game.id, len(game.seats), self.clock.now_ms())
+    async def presence_of(self, game_id: str, seat_count: int) -> list[dict[str, Any]]:
+        seats = await self.presence.seats(game_id, seat_count, self.clock.now_ms())
         return [p.to_json() for p in seats]
 
     def _play(
@@ -594,9 +599,7 @@ class GameService:
         The game row is locked while the offer changes, so two answers cannot cross.
         """
         async with self.transaction() as session:
-            game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update())
-            if game is None:
-                raise not_found()
+            game = await self._get(session, game_id, lock=True)
             offer = self._rematch_offer(game, player_id, action)
             if action == "accept" and "game_id" not in offer:
                 rematch = self._new_rematch(game)
@@ -692,12 +695,7 @@ class GameService:
     async def log(self, game_id: str) -> dict[str, Any]:
         async with self.sessions() as session:
             game = await self._get(session, game_id)
-            rows = (
-                await session.execute(
-                    select(Move).where(Move.game_id == game_id).order_by(Move.ply)
-                )
-            ).scalars()
-            moves = [{"ply": m.ply, "seat": m.seat, "move": m.move, "at_ms": m.at_ms} for m in rows]
+            moves = await self._moves(session, game_id, after=0)
         return {
             "id": game.id,
             "game": game.engine,
@@ -710,11 +708,15 @@ class GameService:
 
     async def moves_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
         async with self.sessions() as session:
-            rows = (
-                await session.execute(
-                    select(Move)
-                    .where(Move.game_id == game_id, Move.ply > version)
-                    .order_by(Move.ply)
-                )
-            ).scalars()
-            return [{"ply": m.ply, "seat": m.seat, "move": m.move, "at_ms": m.at_ms} for m in rows]
+            return await self._moves(session, game_id, after=version)
+
+    @staticmethod
+    async def _moves(session: AsyncSession, game_id: str, after: int) -> list[dict[str, Any]]:
+        """The log entries after ply ``after`` (plies count from 1: 0 gives the whole log)."""
+        rows = await session.execute(
+            select(Move).where(Move.game_id == game_id, Move.ply > after).order_by(Move.ply)
+        )
+        return [
+            {"ply": m.ply, "seat": m.seat, "move": m.move, "at_ms": m.at_ms}
+            for m in rows.scalars()
+        ]

@@ -27,6 +27,11 @@ QUEUE_LIMIT = 256  # a watcher this far behind is dropped; it reconnects and res
 REDIS_CONNECTIONS = 1000
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A message as compact JSON, for Redis and for sockets alike."""
+    return json.dumps(message, separators=(",", ":"))
+
+
 def redis_client(url: str) -> aioredis.Redis:
     """A client that may open up to ``REDIS_CONNECTIONS`` connections under bursts
     (redis-py's default of 100 fails with "Too many connections" when a thousand
@@ -132,7 +137,7 @@ class RedisHub:
         await self.redis.aclose()
 
     async def publish(self, game_id: str, message: dict[str, Any]) -> None:
-        payload = json.dumps(message, separators=(",", ":"))
+        payload = encode(message)
         try:
             await self.redis.publish(self.CHANNEL_PREFIX + game_id, payload)
         except (RedisError, OSError) as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +20,27 @@ templates = Jinja2Templates(directory=TEMPLATES_DIR)
 router = APIRouter(include_in_schema=False)
 
 
+def script_json(value: Any) -> str:
+    # JSON inside <script type="application/json">: `</script>` or `<!--` must not end
+    # or confuse the element, so <, > and & become \u escapes (still the same JSON).
+    text = json.dumps(value, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+@lru_cache
+def catalog_json(lang: str) -> str:
+    """A language's whole catalog for the page's script, encoded once per process."""
+    return script_json(catalog(lang))
+
+
 def render(request: Request, template: str, status: int = 200, **page: Any) -> HTMLResponse:
     lang = negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))
-
-    def script_json(value: Any) -> str:
-        # JSON inside <script type="application/json">: `</script>` or `<!--` must not end
-        # or confuse the element, so <, > and & become \u escapes (still the same JSON).
-        text = json.dumps(value, ensure_ascii=False)
-        return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
     context = {
         "lang": lang,
         "languages": LANGUAGES,
         "t": Translator(lang),
-        "catalog_json": script_json(catalog(lang)),
+        "catalog_json": catalog_json(lang),
         "page_json": script_json(page),
         **page,
     }

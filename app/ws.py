@@ -24,6 +24,7 @@ from redis.exceptions import RedisError
 
 from app.errors import AppError
 from app.games import GameService
+from app.hub import encode
 from app.presence import Lease
 
 router = APIRouter()
@@ -33,10 +34,6 @@ CLOSE_TOO_BIG = 1009
 CLOSE_POLICY = 1008
 CLOSE_RESTART = 1012
 CLOSE_NOT_FOUND = 4404
-
-
-def encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
 
 
 def move_frame(message: dict[str, Any], view_key: str) -> str:
@@ -94,6 +91,7 @@ class Connection:
         self.send_lock = asyncio.Lock()
         self.conn_id = secrets.token_urlsafe(8)
         self.seats: list[int] = []
+        self.seat_count = 0
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(encode(message))
@@ -109,6 +107,7 @@ class Connection:
         seats = state["seats"]
         newly_seated = bool(seats) and not self.seats
         self.seats = seats
+        self.seat_count = len(state["players"])  # one entry per seat
         self.view_key = str(seats[0]) if seats else "public"
         if since is not None and 0 <= since < state["version"]:
             state["missed"] = await self.service.moves_since(self.game_id, since)
@@ -159,8 +158,7 @@ class Connection:
         if not self.seats:
             return
         try:
-            game = await self.service.get_game(self.game_id)
-            presence = await self.service.presence_of(game)
+            presence = await self.service.presence_of(self.game_id, self.seat_count)
         except (RedisError, OSError) as exc:
             log.warning("presence of game %s unknown: %s", self.game_id, exc)
             return

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from fastapi import APIRouter, Query
@@ -67,7 +66,7 @@ async def get_daily(
 ) -> dict[str, Any]:
     engine = service.engine(game)
     try:
-        day = parse_date(date).isoformat() if date else _utc_today(service)
+        day = parse_date(date).isoformat() if date else service.today().isoformat()
         params = engine.daily_params({})
         if params is None:
             raise AppError(404, "no_daily", f"{game} has no daily board")
@@ -78,10 +77,6 @@ async def get_daily(
     async with service.sessions() as session:
         honour = await board_of_honour(session, game, day)
     return {"game": game, "date": day, "number": number, "seed": seed, "honour": honour}
-
-
-def _utc_today(service: Service) -> str:
-    return dt.datetime.fromtimestamp(service.clock.now_ms() / 1000, dt.UTC).date().isoformat()
 
 
 @router.get("/catalog")
