@@ -179,14 +179,12 @@ class GameService:
         return turn if turn in mine else mine[0]
 
     def views(self, engine: Engine[Any, Any, Any], game: Game, state: Any) -> dict[str, Any]:
-        """The spectators' view as ``"public"``, and each seat's own view, keyed ``"0"``,
-        ``"1"``…, where it differs from that (it does not in a game with nothing hidden)."""
-        public = engine.view(state, None)
-        views: dict[str, Any] = {"public": public}
-        for seat in range(len(game.seats)):
-            view = engine.view(state, seat)
-            if view != public:
-                views[str(seat)] = view
+        """The spectators' view as ``"public"`` and, in a game with hidden information,
+        each seat's own view, keyed ``"0"``, ``"1"``…"""
+        views: dict[str, Any] = {"public": engine.view(state, None)}
+        if engine.view_by_seat:
+            for seat in range(len(game.seats)):
+                views[str(seat)] = engine.view(state, seat)
         return views
 
     # --- create ----------------------------------------------------------------------

@@ -71,6 +71,14 @@ class ShapeDraw:
         return weighted_index(rng, self.cumulative)
 
 
+def draw_three(draw: PieceDraw, rng: Rng, score: int) -> Hand:
+    """Three pieces drawn one after another, first to third."""
+    first = draw.draw(rng, score)
+    second = draw.draw(rng, score)
+    third = draw.draw(rng, score)
+    return (first, second, third)
+
+
 class Guarantee(Protocol):
     def deal(
         self, draw: PieceDraw, rng: Rng, board: int, score: int, table: tuple[Placements, ...],
@@ -97,9 +105,7 @@ class RetryThenLargest:
     ) -> Hand:
         hand: Hand = (0, 0, 0)
         for _ in range(self.attempts):
-            first = draw.draw(rng, score)
-            second = draw.draw(rng, score)
-            third = draw.draw(rng, score)
+            first, second, third = draw_three(draw, rng, score)
             while first == second == third:
                 third = draw.draw(rng, score)
             hand = (first, second, third)
@@ -131,7 +137,7 @@ class RedealUntilFits:
         full: int,
     ) -> Hand:
         while True:
-            hand = (draw.draw(rng, score), draw.draw(rng, score), draw.draw(rng, score))
+            hand = draw_three(draw, rng, score)
             if any_fits(hand, board, table, full):
                 return hand
 
@@ -144,7 +150,7 @@ class NoGuarantee:
         self, draw: PieceDraw, rng: Rng, board: int, score: int, table: tuple[Placements, ...],
         full: int,
     ) -> Hand:
-        return (draw.draw(rng, score), draw.draw(rng, score), draw.draw(rng, score))
+        return draw_three(draw, rng, score)
 
 
 @dataclass(frozen=True)
@@ -159,4 +165,4 @@ class Dealer:
 
     def draw_set(self, rng: Rng, score: int) -> Hand:
         """Three pieces without any check (Zen's refill when nothing fits)."""
-        return (self.draw.draw(rng, score), self.draw.draw(rng, score), self.draw.draw(rng, score))
+        return draw_three(self.draw, rng, score)

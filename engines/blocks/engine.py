@@ -48,6 +48,7 @@ from engines.core.protocol import Event, IllegalMove, Outcome, RecordEntry, Seat
 
 class BlocksEngine:
     name = "blocks"
+    view_by_seat = False
 
     # --- params, numbers, codecs -----------------------------------------------------------
 

@@ -12,16 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.blocks.shapes import Shape
-
-
-def bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+from engines.core.bits import bits as bits  # re-exported for callers of the old name
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engines.core.numbers import format_number, parse_number
+from engines.core.numbers import check_seed, format_number, parse_number
 from engines.core.protocol import BadParams
 
 RULESETS = ("classic10", "shapes48", "gravity8")
@@ -76,12 +76,6 @@ def parse_params(raw: Mapping[str, Any]) -> Params:
 
 def dump_params(params: Params) -> dict[str, Any]:
     return {"ruleset": params.ruleset, "mode": params.mode, "rotation": params.rotation}
-
-
-def check_seed(seed: int) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 10**8:
-        raise BadParams("bad_seed", "a seed is an integer from 0 to 99999999")
-    return seed
 
 
 def number(params: Params, seed: int) -> str:

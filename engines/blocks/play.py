@@ -10,11 +10,12 @@ from dataclasses import replace
 from typing import Any
 
 from engines.blocks.dealing import Hand
-from engines.blocks.geometry import bits
-from engines.blocks.params import Params, check_seed
+from engines.blocks.params import Params
 from engines.blocks.rulesets import Ruleset, ruleset_of
 from engines.blocks.scoring import ComboState
 from engines.blocks.state import EMPTY, State
+from engines.core.bits import bits
+from engines.core.numbers import check_seed
 from engines.core.protocol import Event, IllegalMove
 from engines.core.rng import Rng
 

@@ -6,8 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engines.blocks.params import Params, check_seed, dump_params, parse_params
+from engines.blocks.geometry import Grid
+from engines.blocks.params import Params, dump_params, parse_params
 from engines.blocks.rulesets import ruleset_of
+from engines.core.numbers import check_seed
 from engines.core.protocol import BadParams
 
 EMPTY = -1  # a hand slot whose piece has been placed (or discarded)
@@ -43,16 +45,18 @@ class State:
         return [(slot, piece) for slot, piece in enumerate(self.hand) if piece != EMPTY]
 
 
+def colour_rows(colours: tuple[int, ...], grid: Grid) -> list[list[int]]:
+    """The per-cell colours as a list of grid rows, top first."""
+    return [list(colours[r * grid.cols : (r + 1) * grid.cols]) for r in range(grid.rows)]
+
+
 def dump_state(state: State) -> dict[str, Any]:
     rules = ruleset_of(state.params)
-    cols = rules.grid.cols
     return {
         "params": dump_params(state.params),
         "seed": state.seed,
         "rng": state.rng,
-        "grid": [
-            list(state.colours[r * cols : (r + 1) * cols]) for r in range(rules.grid.rows)
-        ],
+        "grid": colour_rows(state.colours, rules.grid),
         "hand": [None if piece == EMPTY else rules.shapes[piece].name for piece in state.hand],
         "score": state.score,
         "combo": state.combo,

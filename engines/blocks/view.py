@@ -9,15 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from engines.blocks.final import final_card
-from engines.blocks.geometry import bits
 from engines.blocks.play import can_continue, placeable
 from engines.blocks.rulesets import Ruleset
 from engines.blocks.scoring import ComboState
-from engines.blocks.state import EMPTY, State
+from engines.blocks.state import EMPTY, State, colour_rows
+from engines.core.bits import bits
 
 
-def previews(rules: Ruleset, state: State, piece: int) -> list[dict[str, Any]]:
-    """Every placement of ``piece`` as it is now: anchor, lines cleared, points."""
+def previews(rules: Ruleset, state: State, piece: int, anchors: int) -> list[dict[str, Any]]:
+    """Every placement of ``piece`` as it is now: anchor, lines cleared, points.
+
+    ``anchors`` is where it fits: ``rules.table[piece].fit_anchors(state.board, grid.full)``.
+    """
     grid = rules.grid
     placements = rules.table[piece]
     cells = placements.shape.size
@@ -25,7 +28,7 @@ def previews(rules: Ruleset, state: State, piece: int) -> list[dict[str, Any]]:
     before = ComboState(state.combo, state.misses)
     points_of: dict[tuple[int, bool], int] = {}
     out: list[dict[str, Any]] = []
-    for anchor in bits(placements.fit_anchors(board, grid.full)):
+    for anchor in bits(anchors):
         after = board | placements.masks[anchor]
         rows, cols, cleared = grid.full_lines(after, placements.touched[anchor])
         lines = len(rows) + len(cols)
@@ -45,8 +48,9 @@ def previews(rules: Ruleset, state: State, piece: int) -> list[dict[str, Any]]:
 
 def hand_entry(rules: Ruleset, state: State, piece: int) -> dict[str, Any]:
     shape = rules.shapes[piece]
-    fits = rules.table[piece].fits(state.board, rules.grid.full)
-    moves = previews(rules, state, piece) if fits and not state.over else []
+    anchors = rules.table[piece].fit_anchors(state.board, rules.grid.full)
+    fits = anchors != 0
+    moves = previews(rules, state, piece, anchors) if fits and not state.over else []
     return {
         "name": shape.name,
         "kind": shape.kind,
@@ -70,9 +74,7 @@ def build_view(rules: Ruleset, state: State) -> dict[str, Any]:
         "rows": grid.rows,
         "cols": grid.cols,
         "kinds": max(shape.kind for shape in rules.shapes),
-        "grid": [
-            list(state.colours[r * grid.cols : (r + 1) * grid.cols]) for r in range(grid.rows)
-        ],
+        "grid": colour_rows(state.colours, grid),
         "hand": hand,
         "score": state.score,
         "combo": state.combo,

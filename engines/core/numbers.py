@@ -15,6 +15,13 @@ SEED_LIMIT: int = 10**SEED_DIGITS  # seeds are 0 .. 99_999_999
 _NUMBER = re.compile(r"([0-9]{8})-([a-z]+)")
 
 
+def check_seed(seed: int) -> int:
+    """``seed`` itself if it is a game seed (an int, not a bool, in 0 .. SEED_LIMIT - 1)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise BadParams("bad_seed", f"a seed is an integer from 0 to {SEED_LIMIT - 1}")
+    return seed
+
+
 def format_number(seed: int, letters: str) -> str:
     if not 0 <= seed < SEED_LIMIT:
         raise BadParams("bad_seed", f"a seed has {SEED_DIGITS} digits at most")

@@ -116,6 +116,9 @@ class SeatKind(StrEnum):
 
 class Engine(Protocol[ParamsT, StateT, MoveT]):
     name: str
+    view_by_seat: bool
+    """True when view(state, seat) may differ between seats and spectators (hidden
+    information); the server then sends each seat its own view."""
 
     # --- the contract of ARCHITECTURE.md -------------------------------------------
     def parse_params(self, raw: Mapping[str, Any]) -> ParamsT: ...

@@ -27,9 +27,8 @@ def replay(
     for entry in log:
         at_ms = int(entry["at_ms"])
         move = entry.get("move")
-        if move is None:
-            state, _ = engine.tick(state, at_ms)
-            continue
         state, _ = engine.tick(state, at_ms)
-        state, _ = engine.apply(state, engine.parse_move(move), at_ms, int(entry.get("seat", 0)))
+        if move is not None:
+            seat = int(entry.get("seat", 0))
+            state, _ = engine.apply(state, engine.parse_move(move), at_ms, seat)
     return state

@@ -17,6 +17,7 @@ from engines.pairs.view import view
 
 class PairsEngine:
     name = "pairs"
+    view_by_seat = False
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, **params_module.catalog()}

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from engines.core.bits import bits
+
 EMPTY = -1
 """A tile list entry for an empty cell (tiles are row-major picture ids)."""
 
@@ -97,14 +99,8 @@ def grid_for(rows: int, cols: int) -> Grid:
     return Grid(rows, cols)
 
 
-def positions(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
+positions = bits
+"""The set bits of a mask, lowest first (the pairs name of :func:`engines.core.bits.bits`)."""
 
 
 def nth_position(mask: int, n: int) -> int:

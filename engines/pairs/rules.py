@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engines.core.numbers import SEED_LIMIT
-from engines.core.protocol import BadParams, Event, IllegalMove
+from engines.core.numbers import check_seed
+from engines.core.protocol import Event, IllegalMove
 from engines.core.rng import Rng
 from engines.pairs.clock import Clock
 from engines.pairs.generator import new_board, reshuffle
@@ -34,9 +34,7 @@ RNG_STREAM = "pairs"  # the deal depends on the seed and the size only, never on
 
 
 def new_game(params: Params, seed: int) -> State:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
-        raise BadParams("bad_seed", f"a seed is an integer from 0 to {SEED_LIMIT - 1}")
-    rng = Rng.from_seed(seed, RNG_STREAM)
+    rng = Rng.from_seed(check_seed(seed), RNG_STREAM)
     spec = params.spec
     dealt, pictures = new_board(grid_of(params), spec, rng)
     start_ms = spec.timed_start_ms if params.timed else None

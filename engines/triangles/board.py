@@ -18,10 +18,12 @@ keeps the last few, so a server process or a search does not recompute them.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from functools import lru_cache
 from itertools import chain
 from math import asin, atan2, isqrt, tau
 
+from engines.core.bits import bits
 from engines.triangles.field import FIELDS, FieldShape, place_stars
 from engines.triangles.geometry import Point
 
@@ -29,27 +31,12 @@ from engines.triangles.geometry import Point
 # one costs 80 KiB (24 stars) to 1.1 MB (120 on a phone): 80 MB to 1.1 GB for all 1,024.
 # Least recently used boards go first.
 CACHE_SIZE = 1024
-_CACHE: dict[tuple[str, int, int], Board] = {}
 
 
+@lru_cache(maxsize=CACHE_SIZE)
 def get_board(field: str, count: int, seed: int) -> Board:
     """The board of a game number's field, count and seed (LRU-cached)."""
-    key = (field, count, seed)
-    board = _CACHE.pop(key, None)
-    if board is None:
-        board = Board.generate(FIELDS[field], count, seed)
-        if len(_CACHE) >= CACHE_SIZE:
-            del _CACHE[next(iter(_CACHE))]
-    _CACHE[key] = board  # (re)inserted last: the most recently used
-    return board
-
-
-def bits(mask: int) -> Iterator[int]:
-    """The indexes of the set bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+    return Board.generate(FIELDS[field], count, seed)
 
 
 def pair_key(a: int, b: int, n: int) -> int:

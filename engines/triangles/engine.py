@@ -16,6 +16,7 @@ from engines.triangles.tactics import Tactics
 
 class TrianglesEngine:
     name = "triangles"
+    view_by_seat = False
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, **params.catalog()}
@@ -61,6 +62,7 @@ class TrianglesEngine:
             "winner": state.winner,
             "result": state.result,
             "turn_started_ms": state.turn_started_ms,
+            "claim_after_ms": rules.CLAIM_AFTER_MS,
             "remaining": state.live.bit_count(),
         }  # the same for every seat and for spectators: nothing in Triangles is hidden
 

@@ -17,7 +17,8 @@ with them the triangles they are sides of, so nothing ever rescans all triangles
 
 from __future__ import annotations
 
-from engines.triangles.board import Board, bits
+from engines.core.bits import bits
+from engines.triangles.board import Board
 
 
 class Position:

@@ -10,7 +10,7 @@ change their contribution.
 
 from __future__ import annotations
 
-from engines.triangles.board import bits
+from engines.core.bits import bits
 from engines.triangles.position import Position
 
 Line = tuple[int, int]
