@@ -21,8 +21,6 @@ import { api, GameSocket } from '../../core/api.js';
 import { t } from '../../core/i18n.js';
 import { copyLink, formatTime, shareLink } from '../../core/ui.js';
 
-export const CLAIM_AFTER_MS = 60_000;
-
 export class Online {
   constructor(ctx) {
     this.ctx = ctx;
@@ -122,7 +120,8 @@ export class Online {
     return t('games.triangles.presence.away', { time: formatTime(away) });
   }
 
-  /** The viewer holds a seat, the opponent is to move and has been gone a minute. */
+  /** The viewer holds a seat, the opponent is to move and has been gone as long as the
+   *  server's view says a claim needs (claim_after_ms). */
   claimable() {
     const S = this.ctx.state();
     if (!S.view || S.view.over || S.status !== 'active' || !S.seats.length) return null;
@@ -133,12 +132,12 @@ export class Online {
     const sinceTurn = this.turnMs();
     const away = this.awayMs(turn) ?? sinceTurn;
     const waited = Math.min(away, sinceTurn);
-    if (waited < CLAIM_AFTER_MS) return null;
+    if (waited < S.view.claim_after_ms) return null;
     return { away, seat: turn };
   }
 
   snooze() {
-    this.snoozedUntil = performance.now() + CLAIM_AFTER_MS;
+    this.snoozedUntil = performance.now() + (this.ctx.state().view?.claim_after_ms ?? 0);
   }
 
   snoozed() {
