@@ -15,7 +15,7 @@ import { pieceSvg } from './palette.js';
 
 const TITLES = { stuck: 'games.blocks.final.title.stuck', finished: 'games.blocks.final.title.finished', time_up: 'games.blocks.final.title.time_up' };
 
-export function tipText(tip) {
+function tipText(tip) {
   if (!tip) return '';
   const key = `games.blocks.final.tip.${tip.code}`;
   return has(key) ? t(key, tip) : '';

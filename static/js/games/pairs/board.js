@@ -28,7 +28,7 @@
 import { createBoardCanvas } from '../../core/canvas.js';
 import { onPointer } from '../../core/pointer.js';
 import { cssVar } from '../../core/theme.js';
-import { reducedMotion } from '../../core/ui.js';
+import { easeOut, reducedMotion } from '../../core/ui.js';
 import { drawPicture, pictureColor } from './pictures.js';
 
 const MAX_ROWS = 9;
@@ -51,7 +51,6 @@ const LIFT_MS = 110;
 
 const now = () => performance.now();
 const clamp01 = (x) => Math.max(0, Math.min(1, x));
-const easeOut = (x) => 1 - (1 - x) ** 3;
 const easeOutBack = (x) => {
   const c = 1.5;
   return 1 + (c + 1) * (x - 1) ** 3 + c * (x - 1) ** 2;

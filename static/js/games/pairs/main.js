@@ -15,7 +15,7 @@
  */
 
 import { api } from '../../core/api.js';
-import { dailySeed, localDate } from '../../core/daily.js';
+import { localDate } from '../../core/daily.js';
 import { formatNumber, has, t } from '../../core/i18n.js';
 import { copyLink, el, formatTime, pageConfig, shareLink } from '../../core/ui.js';
 import { Board } from './board.js';
@@ -360,7 +360,7 @@ function open(data, { daily = null } = {}) {
   if (location.pathname !== `/g/${game.id}`) history.replaceState(null, '', `/g/${encodeURIComponent(game.id)}`);
   if (!spectator()) {
     save(KEY_CURRENT, game.id);
-    if (game.daily) save(KEY_DAILY, { date: game.daily, id: game.id, number: game.number });
+    if (game.daily) save(KEY_DAILY, { date: game.daily, id: game.id });
   }
   const tips = load(KEY_TIPS, {});
   tipsShown = tips.id === game.id ? tips.n : 0;
@@ -424,13 +424,12 @@ async function startNumber(number) {
 
 async function startDaily() {
   const date = localDate();
-  const seed = String(dailySeed('pairs', date)).padStart(8, '0');
   const stored = load(KEY_DAILY, null);
-  // Resume today's board if it is the one this browser started (its number carries the seed).
-  if (stored && stored.date === date && String(stored.number || '').startsWith(`${seed}-`)) {
+  // Resume today's board if this browser started it (the server says which day it is).
+  if (stored && stored.date === date) {
     try {
       const data = await api('GET', `/api/games/${encodeURIComponent(stored.id)}`);
-      if (data.seat !== null && data.seat !== undefined) {
+      if (data.seat !== null && data.seat !== undefined && data.daily === date) {
         open(data);
         return;
       }
@@ -452,17 +451,8 @@ async function refresh() {
       refreshing = false;
       return;
     }
-    const wasOver = over();
-    const tilesChanged = JSON.stringify(data.view.tiles) !== JSON.stringify(game.view?.tiles);
-    take(data);
-    if (tilesChanged) {
-      board.setTiles(game.view.tiles);
-      select(null);
-    }
-    board.setHint(game.view.hint);
-    renderHud();
-    if (game.view.over && !wasOver) showFinal(300);
-    else if (!game.view.over && game.view.clock && clockMs() <= 0) {
+    adopt(data);
+    if (!game.view.over && game.view.clock && clockMs() <= 0) {
       setTimeout(() => {
         refreshing = false;
         refresh();
@@ -521,7 +511,7 @@ function send(move) {
   return enqueue(() => (id && game.id === id ? post(move) : { ok: false, gone: true, error: null }));
 }
 
-/** The server's current state replaces ours (after a 409). */
+/** The server's current state replaces ours (after a 409, or on a refresh). */
 function adopt(current) {
   const tilesChanged = JSON.stringify(current.view.tiles) !== JSON.stringify(game.view?.tiles);
   const wasOver = over();

@@ -12,7 +12,7 @@
 
 const TAU = Math.PI * 2;
 
-export const PICTURES = [
+const PICTURES = [
   { name: 'star', color: '#f2a200' },
   { name: 'heart', color: '#e5383b' },
   { name: 'moon', color: '#5b5bd6' },
@@ -61,16 +61,6 @@ function stroke(ctx, color, width, build) {
   ctx.lineCap = 'round';
   ctx.lineJoin = 'round';
   ctx.stroke();
-}
-
-/** A darker or lighter shade of a #rrggbb colour (amount in -1..1). */
-export function shade(hex, amount) {
-  const n = parseInt(hex.slice(1), 16);
-  const mix = (c) => Math.round(amount < 0 ? c * (1 + amount) : c + (255 - c) * amount);
-  const r = mix((n >> 16) & 255);
-  const g = mix((n >> 8) & 255);
-  const b = mix(n & 255);
-  return `rgb(${r}, ${g}, ${b})`;
 }
 
 // The crescent: the outer disc minus an offset disc, built from the two circles'

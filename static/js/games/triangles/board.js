@@ -18,7 +18,6 @@
  *   board.starAt(x, y, radius) → i|null the nearest star within radius (CSS px)
  *   board.point(i) → {x, y}             a star's position in CSS px
  *   board.stars                         the view's stars
- *   board.canvas                        the canvas element
  */
 
 import { createBoardCanvas } from '../../core/canvas.js';
@@ -494,21 +493,14 @@ export function createBoard(container) {
   }
 
   return {
-    canvas: surface.canvas,
     get stars() {
       return s.view ? s.view.stars : [];
-    },
-    get view() {
-      return s.view;
     },
     get selected() {
       return s.selected;
     },
     get cursor() {
       return s.cursor;
-    },
-    get hitScale() {
-      return fit.scale;
     },
     setView,
     play,
@@ -529,6 +521,5 @@ export function createBoard(container) {
     setActiveSeat: (seat) => change('activeSeat', seat ?? 0),
     starAt,
     point,
-    redraw: () => surface.requestDraw(),
   };
 }

@@ -16,7 +16,7 @@ import { closeDialog, el, openDialog, svg } from '../../core/ui.js';
 
 let clipSeq = 0;
 
-export function markSvg(seat) {
+function markSvg(seat) {
   const d = 'M10 2.8 18 16.6H2z';
   if (seat === 0) {
     return svg('svg', { class: 'tri-mark tri-mark--p1', viewBox: '0 0 20 20', 'aria-hidden': 'true', focusable: 'false' },

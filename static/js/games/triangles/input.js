@@ -18,8 +18,8 @@
 
 import { onPointer } from '../../core/pointer.js';
 
-export const HIT = 24;
-export const SNAP = 40;
+const HIT = 24;
+const SNAP = 40;
 
 export function attachInput(board, element, { canAct, onLine, onBlocked, onChange }) {
   let dragFrom = null;

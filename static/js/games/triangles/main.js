@@ -36,7 +36,6 @@ const S = {
   view: null,
   version: 0,
   status: null,
-  outcome: null,
   seats: [],
   players: null,
   presence: null,
@@ -418,7 +417,6 @@ function applySnapshot(snap) {
   S.view = snap.view;
   S.version = snap.version;
   if (snap.status) S.status = snap.status;
-  if ('outcome' in snap) S.outcome = snap.outcome;
   if (snap.params) S.params = snap.params;
   if (snap.number) S.number = snap.number;
   if (Array.isArray(snap.seats)) S.seats = snap.seats;
@@ -535,7 +533,7 @@ async function playMove(msg) {
     return;
   }
   await playEvents(msg.events);
-  applySnapshot({ id: S.id, view: msg.view, version: msg.version, status: msg.status, outcome: msg.outcome, server_ms: msg.server_ms });
+  applySnapshot({ id: S.id, view: msg.view, version: msg.version, status: msg.status, server_ms: msg.server_ms });
 }
 
 /* ---------------------------------------------------------------- moves ---------- */
@@ -750,7 +748,7 @@ function reset() {
   online.close();
   online.snoozedUntil = 0;
   Object.assign(S, {
-    id: null, number: null, params: null, view: null, version: 0, status: null, outcome: null,
+    id: null, number: null, params: null, view: null, version: 0, status: null,
     seats: [], players: null, presence: null, serverMs: null, busy: false, thinking: false,
     animating: false, display: null, again: null, finalShown: false, rematch: null, public: false,
     awaitVersion: 0,

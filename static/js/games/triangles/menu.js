@@ -129,7 +129,7 @@ export class NewGameMenu {
 
 let knownName;
 
-export async function currentName() {
+async function currentName() {
   if (knownName !== undefined) return knownName;
   try {
     knownName = (await api('GET', '/api/me')).name ?? null;
