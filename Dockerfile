@@ -1,5 +1,8 @@
-# The site in one image: install, migrate, serve. DATABASE_URL and REDIS_URL are read from
-# the environment (default: an SQLite file in /srv/var, which is a volume).
+# The site in one image: install, migrate, serve. SECRET (required: the server binds
+# 0.0.0.0 and refuses to start without it), DATABASE_URL, REDIS_URL, FORWARDED_ALLOW_IPS
+# are read from the environment (default database: an SQLite file in /srv/var, a volume).
+#   docker run -e SECRET=... -p 8000:8000 <image>
+# deploy/docker-compose.yml runs two of these behind nginx on PostgreSQL + Redis.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

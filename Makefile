@@ -1,12 +1,12 @@
 # make run  — create .venv, install, migrate the SQLite database, serve on 127.0.0.1:8000
-# make test — create .venv, install with the test tools, get Chromium, run every check
+# make test — create .venv, install with the test tools, get Chromium and nginx, run every check
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint chromium bench clean
+.PHONY: run test lint chromium nginx bench bench-peer bench-hardening clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,15 +33,34 @@ chromium:
 		echo "Browser tests need /usr/bin/chromium: run 'sudo apt-get install chromium' (they are skipped without it)."; \
 	fi
 
+nginx:
+	@if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's nginx for the proxy tests..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
+	else \
+		echo "Proxy tests need nginx: run 'sudo apt-get install nginx' (they are skipped without it)."; \
+	fi
+
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check app engines tests bench
-	$(BIN)/mypy --strict engines/
+	$(BIN)/mypy --strict engines/ app/
+	$(BIN)/biome lint --error-on-warnings static/js
 
-test: $(VENV)/.installed-dev chromium lint
+test: $(VENV)/.installed-dev chromium nginx lint
 	$(BIN)/pytest
 
 bench: $(VENV)/.installed-dev
 	for script in bench/*.py; do $(BIN)/python $$script; done
+
+# boardgame.io 0.50.2 (../shared/peer-bgio, needs node) against ours, one run after the other;
+# e.g. make bench-peer PEER_ARGS="--postgres postgresql://... --redis redis://..."
+bench-peer: $(VENV)/.installed-dev
+	$(BIN)/python bench/peer.py $(PEER_ARGS)
+
+# HARDENING_ARGS="--postgres postgresql://... --redis redis://..." adds a PostgreSQL + Redis run.
+bench-hardening: $(VENV)/.installed-dev
+	$(BIN)/python bench/hardening.py $(HARDENING_ARGS)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache artifacts

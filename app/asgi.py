@@ -1,10 +1,21 @@
-"""The ASGI application object for uvicorn: ``uvicorn app.asgi:app``."""
+"""The ASGI application object for uvicorn: ``uvicorn app.asgi:app``.
+
+Served this way, the app cannot tell which address it binds, so it needs SECRET (or
+``python -m app``, which decides before importing this module).
+"""
 
 import gc
+import sys
 
+from app.config import MissingSecret, get_settings
+from app.db import DatabaseUnreachable, wait_for_database
 from app.main import create_app
 
-app = create_app()
+try:
+    app = create_app()
+    wait_for_database(get_settings())
+except (MissingSecret, DatabaseUnreachable) as error:
+    sys.exit(f"error: {error}")
 
 # Garbage collection tuned for a server that holds many open sockets. Each socket keeps a
 # few hundred live objects (coroutines, frames, queues); with CPython's default

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
+import os
+import secrets
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,16 +23,60 @@ class Settings(BaseSettings):
         description="SQLAlchemy URL; postgresql:// URLs are served by asyncpg.",
     )
     redis_url: str | None = Field(default=None, description="Enables Redis pub/sub when set.")
-    secret: str = Field(
-        default="dev-secret-change-me",
-        description="Signs the player cookie. Set a long random value in production.",
+    secret: str | None = Field(
+        default=None,
+        description="Signs the player cookie; every process of one site shares it. Without "
+        "it, a server bound to loopback makes one in SECRET_FILE; any other bind refuses.",
     )
-    cookie_secure: bool = False
+    secret_file: Path = Field(
+        default=ROOT / "var" / "secret",
+        description="Where a loopback server keeps the secret it made (mode 0600).",
+    )
+    cookie_secure: bool = Field(
+        default=False, description="Always mark the cookie Secure (it is on HTTPS anyway)."
+    )
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1,::1",
+        description="Proxies trusted for X-Forwarded-Proto/-For: comma-separated addresses "
+        "or networks, or *. Uvicorn reads the same variable.",
+    )
+    allowed_origins: str = Field(
+        default="",
+        description="Other origins (scheme://host[:port], comma-separated) allowed to send "
+        "state-changing requests and open sockets, besides the site's own.",
+    )
     max_body_bytes: int = 64 * 1024
     ws_max_frame_bytes: int = 16 * 1024
     ws_messages_per_second: float = 20.0
     ws_burst: int = 40
-    away_claim_ms: int = 60_000
+    # Limits per client (see app/limits.py); benches and tests that open many sockets
+    # or games from one loopback address raise the per-address ones.
+    limit_creates_per_player_min: int = 30
+    limit_creates_per_ip_min: int = 300
+    # Replays that are not in the cache (each folds a whole log) and log verifications.
+    limit_replays_per_player_min: int = 60
+    limit_replays_per_ip_min: int = 600
+    limit_verifies_per_player_min: int = 20
+    limit_verifies_per_ip_min: int = 200
+    limit_waiting_per_player: int = 3
+    # Device transfer: codes issued and claims tried a minute (a claim guesses a code).
+    limit_transfers_per_player_min: int = 10
+    limit_claims_per_player_min: int = 10
+    limit_claims_per_ip_min: int = 60
+    waiting_ttl_s: int = 30 * 60
+    # Quick pairing (app/seeks.py): seeks posted a minute, long-polls open at once per
+    # player, how long an unpolled seek lives, how often a waiting poll re-reads the pool.
+    limit_seeks_per_player_min: int = 30
+    limit_seeks_per_ip_min: int = 300
+    limit_seek_polls_per_player: int = 4
+    seek_heartbeat_s: int = 15
+    seek_recheck_ms: int = 1000
+    limit_sockets_per_player: int = 16
+    limit_sockets_per_ip: int = 256
+    # The computer's moves and large boards run in a process pool (app/workers.py):
+    # this many processes (0: one per core), this many jobs waiting at most (0: 8 each).
+    engine_workers: int = 0
+    engine_queue: int = 0
 
     @property
     def async_database_url(self) -> str:
@@ -42,8 +90,63 @@ class Settings(BaseSettings):
         return url
 
     @property
+    def trusted_proxies(self) -> list[str]:
+        return [item.strip() for item in self.forwarded_allow_ips.split(",") if item.strip()]
+
+    @property
+    def extra_origins(self) -> frozenset[str]:
+        return frozenset(
+            item.strip().rstrip("/").lower()
+            for item in self.allowed_origins.split(",")
+            if item.strip()
+        )
+
+    @property
     def is_sqlite(self) -> bool:
         return self.async_database_url.startswith("sqlite")
+
+
+class MissingSecret(Exception):
+    """The server may not start: no SECRET and not bound to loopback."""
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def startup_secret(settings: Settings, host: str) -> str:
+    """The cookie secret for a server binding ``host``: SECRET when set; on loopback, the
+    one in ``secret_file`` (made once, random, mode 0600); anywhere else, refusal."""
+    if settings.secret:
+        return settings.secret
+    if not is_loopback(host):
+        raise MissingSecret(
+            f"SECRET is not set and the server binds {host or 'every address'}: set SECRET "
+            "to a long random value shared by every process of the site"
+        )
+    return _local_secret(settings.secret_file)
+
+
+def _local_secret(path: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(50):  # another process may be writing it right now
+            secret = path.read_text().strip()
+            if secret:
+                return secret
+            time.sleep(0.02)
+        raise MissingSecret(f"SECRET is not set and {path} is empty") from None
+    secret = secrets.token_urlsafe(48)
+    with os.fdopen(fd, "w") as out:
+        out.write(secret + "\n")
+    return secret
 
 
 @lru_cache

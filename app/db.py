@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, make_url, text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from app.config import Settings
@@ -32,3 +36,47 @@ def make_engine(settings: Settings) -> AsyncEngine:
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+class DatabaseUnreachable(Exception):
+    """The database did not answer at start-up (the message names its host, never the
+    password)."""
+
+
+def where(settings: Settings) -> str:
+    url = make_url(settings.async_database_url)
+    if url.get_backend_name() == "sqlite":
+        return f"sqlite file {url.database}"
+    return f"{url.get_backend_name()} at {url.host}:{url.port or 5432}/{url.database}"
+
+
+def wait_for_database(settings: Settings, within_s: float = 15.0) -> None:
+    """Return once the database answers ``SELECT 1``, trying until ``within_s`` has
+    passed; then raise DatabaseUnreachable. Runs its own event loop on a thread, so it
+    may be called while another loop runs (uvicorn imports the app inside its loop)."""
+
+    async def probe() -> None:
+        engine = create_async_engine(
+            settings.async_database_url,
+            connect_args={} if settings.is_sqlite else {"timeout": 5},
+        )
+        deadline = time.monotonic() + within_s
+        try:
+            while True:
+                try:
+                    async with engine.connect() as connection:
+                        await connection.execute(text("SELECT 1"))
+                    return
+                except (SQLAlchemyError, OSError) as exc:
+                    if time.monotonic() + 1 > deadline:
+                        reason = type(getattr(exc, "orig", None) or exc).__name__
+                        raise DatabaseUnreachable(
+                            f"the database ({where(settings)}) did not answer within "
+                            f"{within_s:.0f} s ({reason})"
+                        ) from None
+                    await asyncio.sleep(1)
+        finally:
+            await engine.dispose()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, probe()).result()

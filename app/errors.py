@@ -1,30 +1,98 @@
-"""Errors the API returns: ``{"error": {"code", "message", ...}}`` with a stable code."""
+"""One error vocabulary: every refusal has a stable code, and the code decides the HTTP
+status, here and nowhere else. REST answers ``{"error": {"code", "message", "details"?}}``
+(plus top-level extras such as ``current``); a socket sends the same body in an
+``{"type": "error", "id", "status", ...}`` frame.
+
+Engine errors keep their engine codes (``engines.core.errors``): the error's class gives
+the status (BadParams 400, BadMove and IllegalMove 422) unless ``STATUS`` names the code.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
-from engines.core.protocol import BadParams, EngineError, IllegalMove
+from app.wire import ErrorResponse
+from engines.core.protocol import BadParams, EngineError
 
-# Engine codes that are about who may act rather than about the rules.
-FORBIDDEN_CODES = frozenset({"not_your_turn"})
+STATUS: dict[str, int] = {
+    # 400: the request cannot be read
+    "bad_json": 400,
+    "bad_params": 400,
+    # 403: not this player's to do
+    "not_seated": 403,
+    "not_your_turn": 403,
+    "not_owner": 403,
+    "bad_origin": 403,
+    "replay_forbidden": 403,
+    # 404: no such thing
+    "not_found": 404,
+    "unknown_game": 404,
+    "game_not_found": 404,
+    "no_daily": 404,
+    "bad_code": 404,  # a device-transfer code that is wrong, used or expired
+    "no_ratings": 404,
+    "seek_not_found": 404,  # no such seek of this player (or it expired)
+    "method_not_allowed": 405,
+    # 409: the game is not in a state that allows it
+    "stale_version": 409,
+    "waiting_for_opponent": 409,
+    "game_over": 409,
+    "game_cancelled": 409,
+    "no_free_seat": 409,
+    "not_waiting": 409,
+    "daily_played": 409,
+    "opponent_present": 409,
+    "no_rematch": 409,
+    "not_over": 409,
+    "no_offer": 409,
+    "too_many_waiting": 409,
+    "seek_paired": 409,  # details.game_id: the game the seek became
+    "too_large": 413,
+    # 422: well-formed, but not acceptable
+    "invalid_request": 422,
+    "bad_message": 422,
+    "unknown_type": 422,
+    "bad_name": 422,
+    "bad_date": 422,
+    "bad_ply": 422,
+    "illegal_log": 422,
+    "bad_pool": 422,
+    "rate_limited": 429,
+    "busy": 429,
+    "internal": 500,
+    "database_unavailable": 503,
+}
+ANY_ROUTE = ("internal", "database_unavailable")  # any route may answer these
+WRITE = ("bad_origin",)  # any POST, PUT or DELETE may answer this
+ENGINE_PARAMS = "engine_params"  # stands for every BadParams code of an engine
+ENGINE_MOVES = "engine_moves"  # stands for every BadMove / IllegalMove code
+
+
+def status_of(error: EngineError) -> int:
+    return STATUS.get(error.code, 400 if isinstance(error, BadParams) else 422)
 
 
 class AppError(Exception):
+    """A refusal with a stable ``code``; ``details`` is data for the client, ``extra``
+    top-level keys beside ``error`` (e.g. ``current``: the state a stale move missed)."""
+
     def __init__(
         self,
-        status: int,
         code: str,
         message: str,
         details: dict[str, Any] | None = None,
         extra: dict[str, Any] | None = None,
+        status: int | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
-        super().__init__(f"{status} {code}: {message}")
-        self.status = status
+        super().__init__(f"{code}: {message}")
+        self.status = status if status is not None else STATUS[code]
         self.code = code
         self.message = message
         self.details = details or {}
-        self.extra = extra or {}  # top-level keys beside "error", e.g. the current state
+        self.extra = extra or {}
+        self.headers = headers
 
     def body(self) -> dict[str, Any]:
         error: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -34,15 +102,25 @@ class AppError(Exception):
 
 
 def from_engine(error: EngineError) -> AppError:
-    """Map an engine error: BadParams → 400, BadMove/IllegalMove → 422 (403 for turns)."""
-    if isinstance(error, BadParams):
-        status = 400
-    elif isinstance(error, IllegalMove) and error.code in FORBIDDEN_CODES:
-        status = 403
-    else:  # BadMove, IllegalMove
-        status = 422
-    return AppError(status, error.code, error.message, error.details)
+    return AppError(error.code, error.message, error.details, status=status_of(error))
 
 
 def not_found() -> AppError:
-    return AppError(404, "game_not_found", "no such game")
+    return AppError("game_not_found", "no such game")
+
+
+def documented(*codes: str) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for a route that can refuse with these codes: one entry per
+    status, its description naming every code it carries."""
+    by_status: dict[int, list[str]] = defaultdict(list)
+    for code in codes:
+        if code == ENGINE_PARAMS:
+            by_status[400].append("`bad_params` and the engine's parameter codes")
+        elif code == ENGINE_MOVES:
+            by_status[422].append("the engine's move codes (`unknown_move`, `occupied`, …)")
+        else:
+            by_status[STATUS[code]].append(f"`{code}`")
+    return {
+        status: {"model": ErrorResponse, "description": ", ".join(sorted(set(names)))}
+        for status, names in sorted(by_status.items())
+    }

@@ -11,49 +11,69 @@ from their last version), so the hub never needs to replay.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+import secrets
 from collections import defaultdict
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from app.wire import HUB_MESSAGE, HubMessage
+
 log = logging.getLogger("app.hub")
 
 QUEUE_LIMIT = 256  # a watcher this far behind is dropped; it reconnects and resumes
-REDIS_CONNECTIONS = 1000
+REDIS_CONNECTIONS = 50
+REDIS_WAIT_S = 5.0
+STARTUP_WAIT_S = 3.0
 
 
-def encode(message: dict[str, Any]) -> str:
-    """A message as compact JSON, for Redis and for sockets alike."""
-    return json.dumps(message, separators=(",", ":"))
+class Resync:
+    """Told to every local watcher when the hub's Redis connection is back: messages
+    published meanwhile by other processes were lost, so each watcher resends its state
+    (with the moves it missed) instead of waiting for the next move."""
+
+
+RESYNC = Resync()
+Watch = asyncio.Queue[HubMessage | Resync | None]  # None: the hub dropped this watcher
+
+
+class HubUnavailable(Exception):
+    """The hub cannot deliver other processes' messages now (Redis is unreachable)."""
 
 
 def redis_client(url: str) -> aioredis.Redis:
-    """A client that may open up to ``REDIS_CONNECTIONS`` connections under bursts
-    (redis-py's default of 100 fails with "Too many connections" when a thousand
-    sockets renew their presence at once); idle ones are reused."""
-    return aioredis.Redis.from_url(url, max_connections=REDIS_CONNECTIONS)
+    """The process's one Redis client, shared by the hub, presence and limits: at most
+    ``REDIS_CONNECTIONS`` connections, however many sockets the process serves. Under a
+    burst, callers wait up to ``REDIS_WAIT_S`` for a free connection instead of opening
+    more (idle connections would otherwise pile up after the burst)."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S, socket_connect_timeout=2
+    )
+    return aioredis.Redis(connection_pool=pool)
 
 
 class Hub(Protocol):
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None: ...
-    def watch(self, game_id: str) -> Any:  # async context manager yielding a Queue
-        ...
+    async def publish(self, game_id: str, message: HubMessage) -> None: ...
+    def watch(self, game_id: str) -> AbstractAsyncContextManager[Watch]: ...
 
 
 class Subscribers:
     """Local fan-out: per game, the queues of this process's watchers."""
 
     def __init__(self) -> None:
-        self.queues: dict[str, set[asyncio.Queue[dict[str, Any] | None]]] = defaultdict(set)
+        self.queues: dict[str, set[Watch]] = defaultdict(set)
 
-    def deliver(self, game_id: str, message: dict[str, Any]) -> None:
+    def deliver_all(self, message: Resync) -> None:
+        for game_id in list(self.queues):
+            self.deliver(game_id, message)
+
+    def deliver(self, game_id: str, message: HubMessage | Resync) -> None:
         for queue in list(self.queues.get(game_id, ())):
             try:
                 queue.put_nowait(message)
@@ -61,19 +81,19 @@ class Subscribers:
                 self._close(queue)
 
     @staticmethod
-    def _close(queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+    def _close(queue: Watch) -> None:
         # Make room for the end marker so the watcher wakes up and reconnects.
         while not queue.empty():
             queue.get_nowait()
         queue.put_nowait(None)
 
-    def add(self, game_id: str) -> tuple[asyncio.Queue[dict[str, Any] | None], bool]:
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE_LIMIT)
+    def add(self, game_id: str) -> tuple[Watch, bool]:
+        queue: Watch = asyncio.Queue(QUEUE_LIMIT)
         first = not self.queues[game_id]
         self.queues[game_id].add(queue)
         return queue, first
 
-    def remove(self, game_id: str, queue: asyncio.Queue[dict[str, Any] | None]) -> bool:
+    def remove(self, game_id: str, queue: Watch) -> bool:
         """Forget a queue; True when it was the game's last local watcher."""
         watchers = self.queues.get(game_id)
         if watchers is None:
@@ -100,11 +120,11 @@ class LocalHub:
     async def stop(self) -> None:
         self.subscribers.close_all()
 
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+    async def publish(self, game_id: str, message: HubMessage) -> None:
         self.subscribers.deliver(game_id, message)
 
     @asynccontextmanager
-    async def watch(self, game_id: str) -> AsyncIterator[asyncio.Queue[dict[str, Any] | None]]:
+    async def watch(self, game_id: str) -> AsyncIterator[Watch]:
         queue, _ = self.subscribers.add(game_id)
         try:
             yield queue
@@ -115,13 +135,14 @@ class LocalHub:
 class RedisHub:
     CHANNEL_PREFIX = "game:"
 
-    def __init__(self, url: str) -> None:
-        self.url = url
+    def __init__(self, redis: aioredis.Redis) -> None:
         self.subscribers = Subscribers()
-        self.redis: aioredis.Redis = redis_client(url)
+        self.redis = redis
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
+        self._started_ok = False  # connected at least once
+        self.origin = secrets.token_hex(8).encode() + b"\n"  # tags this process's messages
 
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen(), name="redis-hub")
@@ -134,21 +155,25 @@ class RedisHub:
             except asyncio.CancelledError:
                 pass
         self.subscribers.close_all()
-        await self.redis.aclose()
 
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
-        payload = encode(message)
+    async def publish(self, game_id: str, message: HubMessage) -> None:
+        """Deliver to this process's watchers at once, and through Redis to the other
+        processes (this process skips its own messages when they come back)."""
+        self.subscribers.deliver(game_id, message)
+        payload = self.origin + message.model_dump_json().encode()
         try:
             await self.redis.publish(self.CHANNEL_PREFIX + game_id, payload)
         except (RedisError, OSError) as exc:
-            # The move is committed already; watchers catch up when they resume.
+            # The move is committed already; other processes' watchers catch up when they
+            # resume.
             log.error("redis publish for game %s failed: %s", game_id, exc)
-            self.subscribers.deliver(game_id, message)
 
     @asynccontextmanager
-    async def watch(self, game_id: str) -> AsyncIterator[asyncio.Queue[dict[str, Any] | None]]:
+    async def watch(self, game_id: str) -> AsyncIterator[Watch]:
         queue, first = self.subscribers.add(game_id)
         try:
+            if not self._connected.is_set():
+                await self._wait_for_redis()
             if first:
                 await self._subscribe(game_id)
             yield queue
@@ -156,12 +181,23 @@ class RedisHub:
             if self.subscribers.remove(game_id, queue):
                 await self._unsubscribe(game_id)
 
+    async def _wait_for_redis(self) -> None:
+        """Just after start-up, wait briefly for the first connection; once Redis has
+        been lost, refuse at once: other processes' moves would not reach this socket,
+        so it is told to come back (sockets already open resync when Redis is back)."""
+        if not self._started_ok:
+            try:
+                await asyncio.wait_for(self._connected.wait(), timeout=STARTUP_WAIT_S)
+                return
+            except TimeoutError:
+                pass
+        raise HubUnavailable("redis is unreachable")
+
     async def _subscribe(self, game_id: str) -> None:
-        await asyncio.wait_for(self._connected.wait(), timeout=10)
         try:
             await self._pubsub.subscribe(self.CHANNEL_PREFIX + game_id)
         except (RedisError, OSError) as exc:
-            log.error("redis subscribe to game %s failed: %s", game_id, exc)
+            raise HubUnavailable(f"redis subscribe failed: {exc}") from exc
 
     async def _unsubscribe(self, game_id: str) -> None:
         if self._pubsub is None or not self._connected.is_set():
@@ -181,19 +217,25 @@ class RedisHub:
                 await self._pubsub.subscribe("hub:alive", *channels)
                 if delay > 0.2:
                     log.warning("redis hub reconnected; %d channels restored", len(channels))
+                    self.subscribers.deliver_all(RESYNC)
                 self._connected.set()
+                self._started_ok = True
                 delay = 0.2
                 async for raw in self._pubsub.listen():
                     if raw.get("type") != "message":
                         continue
+                    origin, _, body = raw["data"].partition(b"\n")
+                    if origin + b"\n" == self.origin:
+                        continue  # delivered here when it was published
                     channel = raw["channel"].decode()
                     game_id = channel.removeprefix(self.CHANNEL_PREFIX)
-                    self.subscribers.deliver(game_id, json.loads(raw["data"]))
+                    self.subscribers.deliver(game_id, HUB_MESSAGE.validate_json(body))
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as exc:
                 self._connected.clear()
-                log.error("redis hub connection lost (%s); retrying in %.1fs", exc, delay)
+                if delay == 0.2:  # once per outage; retries go on quietly
+                    log.error("redis hub connection lost (%s); retrying", exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
             finally:
@@ -204,5 +246,5 @@ class RedisHub:
                         pass
 
 
-def make_hub(redis_url: str | None) -> LocalHub | RedisHub:
-    return RedisHub(redis_url) if redis_url else LocalHub()
+def make_hub(redis: aioredis.Redis | None) -> LocalHub | RedisHub:
+    return RedisHub(redis) if redis is not None else LocalHub()

@@ -25,7 +25,7 @@ def catalog(lang: str) -> dict[str, str]:
 
 def negotiate(cookie: str | None, accept_language: str | None) -> str:
     if cookie in LANGUAGES:
-        return cookie  # type: ignore[return-value]
+        return cookie
     weighted: list[tuple[float, int, str]] = []
     for index, part in enumerate((accept_language or "").split(",")):
         tag, _, q = part.strip().partition(";q=")

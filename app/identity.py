@@ -1,12 +1,16 @@
 """Anonymous identity: a player id in a signed, HttpOnly, SameSite=Lax cookie.
 
 The id is created on a player's first visit and is their only credential; seats belong
-to it. A cookie whose signature does not verify is ignored and replaced by a new id, so
-a forged or edited cookie never speaks for someone else.
+to it. A cookie whose signature does not verify, or whose id is not one the server issues
+(22 url-safe characters; never the computer's seat or another reserved id), is ignored
+and replaced by a new id, so a forged or edited cookie never speaks for someone else.
+The cookie is Secure whenever the request came over HTTPS (directly or through a
+trusted proxy, see ``app.middleware.TrustedProxyMiddleware``).
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 from http.cookies import SimpleCookie
 
@@ -16,10 +20,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 COOKIE = "player"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest lifetime browsers keep
+PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16)
+RESERVED_IDS = frozenset({"computer"})  # seats the server fills itself
 
 
 def new_player_id() -> str:
     return secrets.token_urlsafe(16)
+
+
+def is_player_id(value: str) -> bool:
+    """True for an id of the form the server issues (and never a reserved one)."""
+    return PLAYER_ID.fullmatch(value) is not None and value not in RESERVED_IDS
 
 
 class CookieSigner:
@@ -33,9 +44,10 @@ class CookieSigner:
         if not value:
             return None
         try:
-            return self._signer.unsign(value.encode()).decode()
-        except BadSignature:
+            player_id = self._signer.unsign(value.encode()).decode()
+        except (BadSignature, UnicodeError):
             return None
+        return player_id if is_player_id(player_id) else None
 
 
 def player_from_headers(signer: CookieSigner, cookie_header: str | None) -> str | None:
@@ -57,10 +69,10 @@ class IdentityMiddleware:
     without a valid cookie is a spectator.
     """
 
-    def __init__(self, app: ASGIApp, signer: CookieSigner, secure: bool) -> None:
+    def __init__(self, app: ASGIApp, signer: CookieSigner, secure: bool = False) -> None:
         self.app = app
         self.signer = signer
-        self.secure = secure
+        self.secure = secure  # always Secure, even over plain HTTP
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -78,23 +90,32 @@ class IdentityMiddleware:
             return
 
         assert player_id is not None
-        cookie_value = self._cookie(player_id)
+        cookie_value = self._cookie(player_id, self.secure or scope.get("scheme") == "https")
 
         async def send_with_cookie(message: Message) -> None:
             if message["type"] == "http.response.start":
-                MutableHeaders(scope=message).append("set-cookie", cookie_value)
+                headers = MutableHeaders(scope=message)
+                # A response that names the player itself (a device transfer's claim)
+                # keeps its own cookie: a second one would replace it in the browser.
+                if not any(v.startswith(f"{COOKIE}=") for v in headers.getlist("set-cookie")):
+                    headers.append("set-cookie", cookie_value)
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
 
-    def _cookie(self, player_id: str) -> str:
-        parts = [
-            f"{COOKIE}={self.signer.sign(player_id)}",
-            "Path=/",
-            f"Max-Age={COOKIE_MAX_AGE}",
-            "HttpOnly",
-            "SameSite=Lax",
-        ]
-        if self.secure:
-            parts.append("Secure")
-        return "; ".join(parts)
+    def _cookie(self, player_id: str, secure: bool) -> str:
+        return player_cookie(self.signer, player_id, secure)
+
+
+def player_cookie(signer: CookieSigner, player_id: str, secure: bool) -> str:
+    """The ``Set-Cookie`` value that makes a browser this player."""
+    parts = [
+        f"{COOKIE}={signer.sign(player_id)}",
+        "Path=/",
+        f"Max-Age={COOKIE_MAX_AGE}",
+        "HttpOnly",
+        "SameSite=Lax",
+    ]
+    if secure:
+        parts.append("Secure")
+    return "; ".join(parts)

@@ -3,33 +3,60 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp
 
 from app import pages, ws
 from app.api import games as games_routes
+from app.api import me as me_routes
 from app.api import players as players_routes
-from app.config import Settings, get_settings
+from app.api import ratings as ratings_routes
+from app.api import replays as replay_routes
+from app.api import seeks as seeks_routes
+from app.assets import StaticTree, site_assets
+from app.clock import Clock, SystemClock
+from app.config import MissingSecret, Settings, get_settings
 from app.db import make_engine
 from app.errors import AppError
-from app.games import Clock, GameService, SystemClock
-from app.hub import make_hub
+from app.hub import make_hub, redis_client
 from app.identity import CookieSigner, IdentityMiddleware
-from app.middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
+from app.limits import make_limiter
+from app.middleware import (
+    BodyLimitMiddleware,
+    OriginMiddleware,
+    SecurityHeadersMiddleware,
+    TrustedProxyMiddleware,
+)
+from app.outage import OUTAGES, is_outage
 from app.presence import make_presence
+from app.services import Services
+from app.verify import VERIFY_BODY_BYTES
+from app.ws import MessageBudgets
 from engines.core.protocol import Engine
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 log = logging.getLogger("app")
+
+
+class Site(FastAPI):
+    """FastAPI with the security headers and the trusted-proxy rule outside Starlette's
+    own error handler, so every response (its 500 included) passes through them."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        settings: Settings = self.state.settings
+        inner = TrustedProxyMiddleware(super().build_middleware_stack(), settings.trusted_proxies)
+        # uvicorn types its middleware's __call__ with its own scope types; it is ASGI.
+        return SecurityHeadersMiddleware(cast(ASGIApp, inner))
 
 
 def create_app(
@@ -38,6 +65,10 @@ def create_app(
     clock: Clock | None = None,
 ) -> FastAPI:
     settings = settings or get_settings()
+    if not settings.secret:
+        raise MissingSecret(
+            "SECRET is not set: set it, or serve with `python -m app` on a loopback address"
+        )
     if engines is None:
         from engines.registry import ENGINES
 
@@ -46,77 +77,97 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = make_engine(settings)
-        hub = make_hub(settings.redis_url)
-        presence = make_presence(settings.redis_url)
+        redis = redis_client(settings.redis_url) if settings.redis_url else None
+        hub = make_hub(redis)
+        presence = make_presence(redis)
         await hub.start()
-        app.state.service = GameService(
-            db,
-            hub,
-            clock or SystemClock(),
-            engines,
-            presence=presence,
-            away_claim_ms=settings.away_claim_ms,
-            serialize_writes=settings.is_sqlite,
+        limiter = make_limiter(redis)
+        services = Services.build(
+            db, hub, presence, limiter, clock or SystemClock(), engines, settings
         )
-        renewal = asyncio.create_task(presence.renew_forever(app.state.service.clock.now_ms))
+        app.state.services = services
+        app.state.message_budgets = MessageBudgets(
+            settings.ws_messages_per_second, settings.ws_burst
+        )
+        renewal = asyncio.create_task(presence.renew_forever(services.clock.now_ms))
+        slots = asyncio.create_task(limiter.renew_forever())
+        flags = asyncio.create_task(services.flags.run_forever())
         try:
             yield
         finally:
+            # The sweeper may be inside a query: it ends before the database closes.
+            flags.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await flags
             renewal.cancel()
+            slots.cancel()
+            services.presence_notices.cancel()
             await hub.stop()
-            await presence.close()
+            if redis is not None:
+                await redis.aclose()
             await db.dispose()
 
-    app = FastAPI(title="Games", version="0.1.0", lifespan=lifespan)
+    app = Site(title="Games", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
     app.include_router(games_routes.router)
     app.include_router(players_routes.router)
+    app.include_router(me_routes.router)
+    app.include_router(replay_routes.router)
+    app.include_router(ratings_routes.router)
+    app.include_router(seeks_routes.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", StaticTree(site_assets()), name="static")
 
     @app.exception_handler(AppError)
     async def app_error(_: Request, error: AppError) -> JSONResponse:
-        return JSONResponse(error.body(), status_code=error.status)
+        return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
         problems = error.errors()
         if any(p.get("type") == "json_invalid" for p in problems):
-            return JSONResponse(
-                {"error": {"code": "bad_json", "message": "the body is not valid JSON"}},
-                status_code=400,
-            )
+            return await app_error(_, AppError("bad_json", "the body is not valid JSON"))
         details = [
             {"loc": [str(part) for part in p.get("loc", ())], "msg": p.get("msg", "")}
             for p in problems
         ]
         first = details[0] if details else {"loc": [], "msg": "invalid request"}
-        return JSONResponse(
-            {
-                "error": {
-                    "code": "invalid_request",
-                    "message": f"{'.'.join(first['loc'])}: {first['msg']}",
-                    "details": {"problems": details},
-                }
-            },
-            status_code=422,
-        )
+        message = f"{'.'.join(first['loc'])}: {first['msg']}"
+        return await app_error(_, AppError("invalid_request", message, {"problems": details}))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         if error.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
             return pages.render(request, "not_found.html", status=404, game=None)
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        return JSONResponse(
-            {"error": {"code": code, "message": str(error.detail)}},
-            status_code=error.status_code,
-            headers=getattr(error, "headers", None),
-        )
+        body = AppError(code, str(error.detail), status=error.status_code).body()
+        return JSONResponse(body, error.status_code, headers=getattr(error, "headers", None))
 
-    app.add_middleware(SecurityHeadersMiddleware)
-    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+    @app.exception_handler(Exception)
+    async def server_error(_: Request, error: Exception) -> JSONResponse:
+        return await app_error(_, AppError("internal", "the server failed; try again"))
+
+    # Registered by class, these are answered here and not re-raised to the server's log.
+    @app.exception_handler(SQLAlchemyError)
+    @app.exception_handler(OSError)
+    async def database_error(request: Request, error: Exception) -> JSONResponse:
+        if not is_outage(error):
+            log.error("database error on %s", request.url.path, exc_info=error)
+            return await server_error(request, error)
+        return await app_error(request, OUTAGES.unavailable(error))
+
+    # add_middleware puts the last one outermost: origin → body limit → identity → gzip →
+    # routes. Pages, scripts, styles and JSON answers over 1 KB are compressed for clients
+    # that accept gzip (sockets are not touched).
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(
         IdentityMiddleware, signer=CookieSigner(settings.secret), secure=settings.cookie_secure
     )
+    app.add_middleware(
+        BodyLimitMiddleware,
+        limit=settings.max_body_bytes,
+        paths={"/api/verify": VERIFY_BODY_BYTES},
+    )
+    app.add_middleware(OriginMiddleware, allowed=settings.extra_origins)
     return app

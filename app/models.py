@@ -1,22 +1,36 @@
-"""Tables: players, games, moves, records, daily. Alembic creates them (migrations/)."""
+"""Tables: players, games, moves, records, daily, transfers, ratings, seeks. Alembic creates
+them (migrations/)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Float,
     ForeignKey,
     Index,
     Integer,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 Json = JSON(none_as_null=True)  # Python None is SQL NULL, not JSON null
+
+COMPUTER = "computer"
+"""What ``Game.seats`` holds for a seat the server plays; never a player's id."""
+
+
+class GameStatus(StrEnum):
+    WAITING = "waiting"  # an online game whose second seat is still open
+    ACTIVE = "active"
+    OVER = "over"
+    CANCELLED = "cancelled"  # withdrawn by its creator while waiting
 
 
 class Base(DeclarativeBase):
@@ -36,9 +50,13 @@ class Game(Base):
 
     ``seats`` has one entry per seat: a player id, ``"computer"``, or None while open.
     ``version`` counts the log entries; a move is accepted only against the current one.
-    ``started_ms`` (server epoch ms) is the zero of the game's ``at_ms`` clock.
+    ``started_ms`` (server epoch ms) is the zero of the game's ``at_ms`` clock: its
+    creation, or for an online game the moment the second player took the seat.
     ``daily_key`` is set only for one-attempt dailies; unique with the owner, it makes a
     second attempt impossible even under a race (NULLs never collide).
+    ``guest_id`` is the other human seated in a two-player game (a joiner, or the owner's
+    opponent in a rematch), so a player's history is two indexed lookups, not a scan of
+    the ``seats`` JSON.
     """
 
     __tablename__ = "games"
@@ -47,6 +65,9 @@ class Game(Base):
         Index("ix_games_open", "status", "public"),
         Index("ix_games_owner", "owner_id", "engine"),
         Index("ix_games_daily", "engine", "daily"),
+        Index("ix_games_owner_started", "owner_id", "started_ms"),
+        Index("ix_games_guest_started", "guest_id", "started_ms"),
+        Index("ix_games_deadline", "deadline_ms"),
     )
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
@@ -55,10 +76,11 @@ class Game(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     number: Mapped[str] = mapped_column(String(24))
     owner_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    guest_id: Mapped[str | None] = mapped_column(String(32), default=None)
     seats: Mapped[list[str | None]] = mapped_column(Json)
     version: Mapped[int] = mapped_column(Integer, default=0)
     state: Mapped[dict[str, Any]] = mapped_column(Json)
-    status: Mapped[str] = mapped_column(String(12))  # waiting | active | over
+    status: Mapped[str] = mapped_column(String(12))  # a GameStatus
     outcome: Mapped[dict[str, Any] | None] = mapped_column(Json)
     public: Mapped[bool] = mapped_column(Boolean, default=False)
     daily: Mapped[str | None] = mapped_column(String(10))
@@ -68,6 +90,9 @@ class Game(Base):
     rematch: Mapped[dict[str, Any] | None] = mapped_column(Json)
     started_ms: Mapped[int] = mapped_column(BigInteger)
     updated_ms: Mapped[int] = mapped_column(BigInteger)
+    # Server epoch ms at which an active game's clock runs out (the engine's
+    # ``deadline``), None when no clock can end it: the flag sweeper's index.
+    deadline_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
 
 
 class Move(Base):
@@ -112,3 +137,68 @@ class Daily(Base):
     date: Mapped[str] = mapped_column(String(10))
     seed: Mapped[int] = mapped_column(BigInteger)
     number: Mapped[str] = mapped_column(String(24))
+
+
+class Transfer(Base):
+    """A short code that lets another browser become this player (``/me`` device transfer).
+
+    Only the code's SHA-256 is kept. ``used_ms`` is set once, by the one claim whose
+    guarded update (``WHERE used_ms IS NULL AND expires_ms > now``) wins.
+    """
+
+    __tablename__ = "transfers"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    expires_ms: Mapped[int] = mapped_column(BigInteger)
+    used_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class Rating(Base):
+    """A player's Glicko-2 rating in one pool (engine + time-control category). Written
+    only in the transaction that ends a rated game, so each game counts exactly once."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_board", "engine", "pool", "rating"),)
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    engine: Mapped[str] = mapped_column(String(24), primary_key=True)
+    pool: Mapped[str] = mapped_column(String(24), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class Seek(Base):
+    """A player in the quick-pairing pool, waiting for an opponent with the same time
+    control (and rated or not). ``game_id`` is None while open and the game it became
+    once paired. ``expires_ms`` moves forward with every poll of its owner's page, so a
+    closed page's seek leaves the pool by itself."""
+
+    __tablename__ = "seeks"
+    __table_args__ = (
+        Index(
+            "ix_seeks_open",
+            "engine",
+            "clock",
+            "rated",
+            "created_ms",
+            postgresql_where=text("game_id IS NULL"),
+            sqlite_where=text("game_id IS NULL"),
+        ),
+        Index("ix_seeks_player", "player_id"),
+        Index("ix_seeks_expires", "expires_ms"),
+    )
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    engine: Mapped[str] = mapped_column(String(24))
+    clock: Mapped[str] = mapped_column(String(12))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    expires_ms: Mapped[int] = mapped_column(BigInteger)
+    game_id: Mapped[str | None] = mapped_column(String(16), default=None)
+    paired_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)

@@ -1,9 +1,9 @@
-"""HTML pages: the lobby and the game pages (Jinja renders the shell; canvas draws games)."""
+"""HTML pages: the lobby, the player's page (/me) and the game pages (Jinja renders the
+shell; canvas draws games)."""
 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +11,15 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from app.assets import site_assets
 from app.errors import AppError
-from app.i18n import LANGUAGES, Translator, catalog, negotiate
+from app.i18n import LANGUAGES, Translator, negotiate
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
+# {{ static("js/shell.js") }}: the file's immutable URL (see app/assets.py).
+templates.env.globals["static"] = lambda path: site_assets().url(path)
+templates.env.globals["catalog_url"] = lambda lang, game=None: site_assets().catalog_url(lang, game)
 
 router = APIRouter(include_in_schema=False)
 
@@ -27,36 +31,60 @@ def script_json(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-@lru_cache
-def catalog_json(lang: str) -> str:
-    """A language's whole catalog for the page's script, encoded once per process."""
-    return script_json(catalog(lang))
-
-
-def render(request: Request, template: str, status: int = 200, **page: Any) -> HTMLResponse:
+def render(
+    request: Request,
+    template: str,
+    status: int = 200,
+    template_only: dict[str, Any] | None = None,
+    **page: Any,
+) -> HTMLResponse:
+    """A page: ``page`` goes to the template and to the page's script (its JSON);
+    ``template_only`` to the template alone."""
     lang = negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))
-
     context = {
         "lang": lang,
         "languages": LANGUAGES,
         "t": Translator(lang),
-        "catalog_json": catalog_json(lang),
         "page_json": script_json(page),
         **page,
+        **(template_only or {}),
     }
     return templates.TemplateResponse(request, template, context, status_code=status)
 
 
 def game_page(request: Request, game: str, **page: Any) -> HTMLResponse:
-    engines = request.app.state.service.engines
-    if game not in engines or not (TEMPLATES_DIR / "games" / f"{game}.html").exists():
+    catalog = request.app.state.services.catalog
+    if game not in catalog or not (TEMPLATES_DIR / "games" / f"{game}.html").exists():
         return render(request, "not_found.html", status=404, game=game)
-    return render(request, f"games/{game}.html", game=game, **page)
+    # The game's catalog entry (what /api/catalog serves) comes with the page: the
+    # templates and scripts take choices, levels and counts from it, never from a list of
+    # their own.
+    catalog_entry = catalog.engine(game).describe()
+    return render(request, f"games/{game}.html", game=game, catalog=catalog_entry, **page)
+
+
+def lobby_games(engines: Any) -> tuple[list[dict[str, Any]], list[str]]:
+    """The lobby's games: what /api/catalog serves (each engine's describe()), in the
+    registry's order, and the ones that have a daily board. A new game needs no lobby edit."""
+    games = [engine.describe() for engine in engines.values()]
+    daily = [name for name, engine in engines.items() if engine.daily_params({}) is not None]
+    return games, daily
 
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
-    return render(request, "lobby.html", page_name="lobby")
+    games, daily = lobby_games(request.app.state.services.catalog.engines)
+    # The games go to the template only (not the page's JSON: lobby.js asks /api/catalog).
+    extra = {"games": games, "daily_games": daily}
+    return render(request, "lobby.html", template_only=extra, page_name="lobby")
+
+
+@router.get("/me", response_class=HTMLResponse)
+async def me(request: Request) -> HTMLResponse:
+    """The player's page: name, games, statistics, streak, other devices. ``?code=`` (the
+    transfer QR code's URL) is read by the page's script, which claims it."""
+    games, _ = lobby_games(request.app.state.services.catalog.engines)
+    return render(request, "me.html", template_only={"games": games}, page_name="me")
 
 
 @router.get("/play/{game}", response_class=HTMLResponse)
@@ -86,9 +114,53 @@ async def daily(request: Request, game: str) -> HTMLResponse:
 
 @router.get("/g/{game_id}", response_class=HTMLResponse)
 async def resume(request: Request, game_id: str) -> HTMLResponse:
-    service = request.app.state.service
     try:
-        game = await service.get_game(game_id)
+        game = await request.app.state.services.store.game(game_id)
     except AppError:
         return render(request, "not_found.html", status=404, game=None)
     return game_page(request, game.engine, game_id=game.id)
+
+
+# Each game's page class (its stylesheet's scope) and board box class, as its own page has
+# them, so the replay draws the board in the game's own look.
+REPLAY_LOOK = {
+    "blocks": ("blocks-page", "blocks-board"),
+    "pairs": ("pairs-page", "pairs-board board-box--fill"),
+    "triangles": ("tri-page", "tri-board"),
+}
+
+
+@router.get("/replay/{game_id}", response_class=HTMLResponse)
+async def replay(request: Request, game_id: str) -> HTMLResponse:
+    """A game replayed move by move with its own board drawing (static/js/replay.js)."""
+    try:
+        game = await request.app.state.services.store.game(game_id)
+    except AppError:
+        return render(request, "not_found.html", status=404, game=None)
+    page_class, box_class = REPLAY_LOOK.get(game.engine, (f"{game.engine}-page", ""))
+    return render(
+        request,
+        "replay.html",
+        game=game.engine,
+        game_id=game.id,
+        number=game.number,
+        template_only={"page_class": page_class, "box_class": box_class},
+    )
+
+
+@router.get("/leaderboard/{game}", response_class=HTMLResponse)
+async def leaderboard(request: Request, game: str, clock: str = "blitz") -> HTMLResponse:
+    """The best-rated players of one pool, rendered on the server (no script needed)."""
+    services = request.app.state.services
+    clocks = (
+        services.catalog.engine(game).describe().get("clocks") if game in services.catalog else None
+    )
+    pools = sorted({c["category"] for c in clocks.values() if c}) if clocks else []
+    if clock not in pools:
+        return render(request, "not_found.html", status=404, game=None)
+    rows = await services.store.leaderboard(game, clock)
+    return render(
+        request,
+        "leaderboard.html",
+        template_only={"rows": rows, "pools": pools, "pool": clock, "game_name": game},
+    )

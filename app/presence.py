@@ -11,37 +11,31 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from app.hub import redis_client
+from app.batching import Batched
+from app.wire import SeatPresence
 
 log = logging.getLogger("app.presence")
 
 LEASE_MS = 45_000
 HEARTBEAT_S = 20.0
-
-
-@dataclass(frozen=True)
-class SeatPresence:
-    connected: bool
-    away_ms: int | None  # None: never seen
-
-    def to_json(self) -> dict[str, Any]:
-        return {"connected": self.connected, "away_ms": self.away_ms}
+RENEW_SLICE = 100  # leases renewed per round trip
+COALESCE_S = 0.25  # presence messages per game: at most one this often from a process
 
 
 def summarise(last_until: float | None, now_ms: int) -> SeatPresence:
     if last_until is None:
-        return SeatPresence(False, None)
+        return SeatPresence(connected=False, away_ms=None)
     if last_until > now_ms:
-        return SeatPresence(True, 0)
-    return SeatPresence(False, int(now_ms - last_until))
+        return SeatPresence(connected=True, away_ms=0)
+    return SeatPresence(connected=False, away_ms=int(now_ms - last_until))
 
 
 Lease = tuple[str, int, str]  # (game id, seat, connection id)
@@ -65,8 +59,11 @@ class Presence(ABC):
     async def renew_forever(self, now_ms: Callable[[], int]) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_S)
+            leases = list(self.tracked)
             try:
-                await self.hold(list(self.tracked), now_ms() + LEASE_MS)
+                # In slices, so a thousand sockets' renewal never holds up moves at once.
+                for start in range(0, len(leases), RENEW_SLICE):
+                    await self.hold(leases[start : start + RENEW_SLICE], now_ms() + LEASE_MS)
             except (RedisError, OSError) as exc:  # the next heartbeat tries again
                 log.warning("presence renewal failed: %s", exc)
 
@@ -77,9 +74,6 @@ class Presence(ABC):
     @abstractmethod
     async def seats(self, game_id: str, count: int, now_ms: int) -> list[SeatPresence]:
         """The presence of each of a game's seats."""
-
-    async def close(self) -> None:
-        return None
 
 
 class LocalPresence(Presence):
@@ -102,23 +96,29 @@ class LocalPresence(Presence):
 class RedisPresence(Presence):
     KEEP_S = 24 * 3600  # forget a game's leases a day after the last one
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, redis: aioredis.Redis) -> None:
         super().__init__()
-        self.redis: aioredis.Redis = redis_client(url)
+        self.redis = redis
+        self._held = Batched(self._hold_all)
 
     @staticmethod
     def key(game_id: str, seat: int) -> str:
         return f"presence:{game_id}:{seat}"
 
     async def hold(self, leases: list[Lease], until_ms: int) -> None:
-        if not leases:
-            return
+        if leases:
+            await self._held((leases, until_ms))
+
+    async def _hold_all(self, batch: list[tuple[list[Lease], int]]) -> list[None]:
+        """Many sockets' lease changes in one pipeline."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id, seat, conn_id in leases:
-                key = self.key(game_id, seat)
-                pipe.zadd(key, {conn_id: until_ms})
-                pipe.expire(key, self.KEEP_S)
+            for leases, until_ms in batch:
+                for game_id, seat, conn_id in leases:
+                    key = self.key(game_id, seat)
+                    pipe.zadd(key, {conn_id: until_ms})
+                    pipe.expire(key, self.KEEP_S)
             await pipe.execute()
+        return [None] * len(batch)
 
     async def seats(self, game_id: str, count: int, now_ms: int) -> list[SeatPresence]:
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -127,9 +127,57 @@ class RedisPresence(Presence):
             latest = await pipe.execute()
         return [summarise(top[0][1] if top else None, now_ms) for top in latest]
 
-    async def close(self) -> None:
-        await self.redis.aclose()
+
+def make_presence(redis: aioredis.Redis | None) -> LocalPresence | RedisPresence:
+    return RedisPresence(redis) if redis is not None else LocalPresence()
 
 
-def make_presence(redis_url: str | None) -> LocalPresence | RedisPresence:
-    return RedisPresence(redis_url) if redis_url else LocalPresence()
+class Throttle:
+    """At most one call of ``announce(game_id, seat_count)`` per game every
+    ``interval_s`` from this process, never two at once for one game: the first change
+    is announced right away, changes during an announcement or within the interval are
+    folded into one more at its end (which reads the presence as it is then). Six hundred
+    sockets arriving together cost a few messages, not one per socket."""
+
+    def __init__(
+        self, announce: Callable[[str, int], Awaitable[None]], interval_s: float = COALESCE_S
+    ) -> None:
+        self.announce = announce
+        self.interval_s = interval_s
+        self.last: dict[str, float] = {}
+        self.pending: dict[str, asyncio.Task[None]] = {}  # one announcer per game
+        self.changed_since: set[str] = set()
+        self.seat_counts: dict[str, int] = {}
+
+    async def changed(self, game_id: str, seat_count: int) -> None:
+        self.seat_counts[game_id] = seat_count
+        if game_id in self.pending:
+            self.changed_since.add(game_id)  # its announcer will say it once more
+            return
+        self.pending[game_id] = asyncio.create_task(self._announcer(game_id))
+
+    async def _announcer(self, game_id: str) -> None:
+        try:
+            while True:
+                wait = self.last.get(game_id, -math.inf) + self.interval_s - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                self.changed_since.discard(game_id)
+                self._mark(game_id)
+                await self.announce(game_id, self.seat_counts[game_id])
+                if game_id not in self.changed_since:
+                    return
+        finally:
+            del self.pending[game_id]
+            self.seat_counts.pop(game_id, None)
+
+    def _mark(self, game_id: str) -> None:
+        now = time.monotonic()
+        self.last[game_id] = now
+        if len(self.last) > 4096:  # forget games quiet for longer than the interval
+            quiet = now - self.interval_s
+            self.last = {g: at for g, at in self.last.items() if at > quiet}
+
+    def cancel(self) -> None:
+        for task in list(self.pending.values()):
+            task.cancel()

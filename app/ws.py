@@ -10,6 +10,7 @@ first told ``rate_limited`` and then closed (1008); bad frames get an error fram
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -20,12 +21,24 @@ from typing import Any
 import anyio
 from anyio import ClosedResourceError
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel
 from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.errors import AppError
-from app.games import GameService
-from app.hub import encode
+from app.hub import HubUnavailable, Resync, Watch
+from app.outage import OUTAGES, is_outage
 from app.presence import Lease
+from app.services import Services
+from app.wire import (
+    AckFrame,
+    ErrorFrame,
+    ErrorInfo,
+    HubMove,
+    PongFrame,
+    Snapshot,
+    StateFrame,
+)
 
 router = APIRouter()
 log = logging.getLogger("app.ws")
@@ -33,29 +46,8 @@ log = logging.getLogger("app.ws")
 CLOSE_TOO_BIG = 1009
 CLOSE_POLICY = 1008
 CLOSE_RESTART = 1012
+CLOSE_TRY_AGAIN = 1013
 CLOSE_NOT_FOUND = 4404
-
-
-def move_frame(message: dict[str, Any], view_key: str) -> str:
-    """A hub ``move`` message as the sockets of one view receive it. Every local socket
-    is handed the same message object, so each view is encoded once, not per socket."""
-    views = message["views"]
-    key = view_key if view_key in views else "public"
-    frames: dict[str, str] = message.setdefault("frames", {})
-    if key not in frames:
-        frames[key] = encode(
-            {
-                "type": "move",
-                "from_version": message["from_version"],
-                "version": message["version"],
-                "view": views[key],
-                "events": message["events"],
-                "status": message["status"],
-                "outcome": message["outcome"],
-                "server_ms": message["server_ms"],
-            }
-        )
-    return frames[key]
 
 
 class TokenBucket:
@@ -77,24 +69,49 @@ class TokenBucket:
         return False
 
 
+class MessageBudgets:
+    """One message budget per player across all of their sockets on this process (a
+    player with many sockets gets no more than one), one per socket for spectators."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.shared: dict[str, tuple[TokenBucket, int]] = {}  # player -> (bucket, sockets)
+
+    def join(self, player_id: str | None) -> TokenBucket:
+        if player_id is None:
+            return TokenBucket(self.rate, self.burst)
+        bucket, users = self.shared.get(player_id, (TokenBucket(self.rate, self.burst), 0))
+        self.shared[player_id] = (bucket, users + 1)
+        return bucket
+
+    def leave(self, player_id: str | None) -> None:
+        if player_id is None or player_id not in self.shared:
+            return
+        bucket, users = self.shared[player_id]
+        if users <= 1:
+            del self.shared[player_id]
+        else:
+            self.shared[player_id] = (bucket, users - 1)
+
+
 class Connection:
-    def __init__(self, ws: WebSocket, service: GameService, game_id: str) -> None:
+    def __init__(self, ws: WebSocket, svc: Services, game_id: str, conn_id: str) -> None:
         self.ws = ws
-        self.service = service
+        self.svc = svc
         self.game_id = game_id
         self.player_id: str | None = ws.scope.get("state", {}).get("player_id")
         self.version = -1
         self.view_key = "public"
         settings = ws.app.state.settings
         self.max_frame = settings.ws_max_frame_bytes
-        self.bucket = TokenBucket(settings.ws_messages_per_second, settings.ws_burst)
+        self.bucket = ws.app.state.message_budgets.join(self.player_id)
         self.send_lock = asyncio.Lock()
-        self.conn_id = secrets.token_urlsafe(8)
+        self.conn_id = conn_id
         self.seats: list[int] = []
         self.seat_count = 0
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.send_text(encode(message))
+    async def send(self, frame: BaseModel) -> None:
+        await self.send_text(frame.model_dump_json())
 
     async def send_text(self, text: str) -> None:
         async with self.send_lock:
@@ -103,35 +120,37 @@ class Connection:
     async def send_state(self, since: int | None) -> None:
         """Send the full state. A socket whose player holds a seat it did not hold before
         (on connect, or after taking the seat through ``/join``) then takes its leases."""
-        state = await self.service.load(self.game_id, self.player_id)
-        seats = state["seats"]
-        newly_seated = bool(seats) and not self.seats
-        self.seats = seats
-        self.seat_count = len(state["players"])  # one entry per seat
-        self.view_key = str(seats[0]) if seats else "public"
-        if since is not None and 0 <= since < state["version"]:
-            state["missed"] = await self.service.moves_since(self.game_id, since)
-        self.version = state["version"]
-        await self.send({"type": "state", **state})
+        state = StateFrame(**dict(await self.svc.reads.game(self.game_id, self.player_id)))
+        newly_seated = bool(state.seats) and not self.seats
+        self.seats = state.seats
+        self.seat_count = len(state.players)  # one entry per seat
+        self.view_key = str(state.seats[0]) if state.seats else "public"
+        if since is not None and 0 <= since < state.version:
+            state.missed = await self.svc.reads.moves_since(self.game_id, since)
+        self.version = state.version
+        await self.send(state)
         if newly_seated:
             await self.arrive()
 
-    async def forward(self, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+    async def forward(self, queue: Watch) -> None:
         while True:
             message = await queue.get()
             if message is None:  # the hub dropped us: let the client reconnect and resume
                 await self.ws.close(CLOSE_RESTART)
                 return
-            if message["type"] != "move":
+            if isinstance(message, Resync):  # the hub lost messages while it was down
+                await self.send_state(self.version)
+                continue
+            if not isinstance(message, HubMove):
                 await self.send(message)
                 continue
-            if message["version"] <= self.version:
+            if message.version <= self.version:
                 continue  # already in the state we sent
-            if message["from_version"] > self.version:
+            if message.from_version > self.version:
                 await self.send_state(self.version)  # we missed some: resend with them
                 continue
-            self.version = message["version"]
-            await self.send_text(move_frame(message, self.view_key))
+            self.version = message.version
+            await self.send_text(message.encoded_frame(self.view_key))
 
     def leases(self) -> list[Lease]:
         return [(self.game_id, seat, self.conn_id) for seat in self.seats]
@@ -142,34 +161,29 @@ class Connection:
         Presence is advisory: if its store fails, the game goes on regardless.
         """
         try:
-            await self.service.presence.join(self.leases(), self.service.clock.now_ms())
+            await self.svc.presence.join(self.leases(), self.svc.clock.now_ms())
         except (RedisError, OSError) as exc:
             log.warning("presence lease for game %s failed: %s", self.game_id, exc)
         await self.announce_presence()
 
     async def depart(self) -> None:
         try:
-            await self.service.presence.leave(self.leases(), self.service.clock.now_ms())
+            await self.svc.presence.leave(self.leases(), self.svc.clock.now_ms())
         except (RedisError, OSError) as exc:
             log.warning("presence release for game %s failed: %s", self.game_id, exc)
         await self.announce_presence()
 
     async def announce_presence(self) -> None:
-        if not self.seats:
-            return
-        try:
-            presence = await self.service.presence_of(self.game_id, self.seat_count)
-        except (RedisError, OSError) as exc:
-            log.warning("presence of game %s unknown: %s", self.game_id, exc)
-            return
-        await self.service.hub.publish(self.game_id, {"type": "presence", "presence": presence})
+        if self.seats:
+            await self.svc.presence_notices.changed(self.game_id, self.seat_count)
 
     async def read(self) -> None:
         while True:
             frame = await self.ws.receive()
             if frame["type"] == "websocket.disconnect":
                 return
-            data = frame.get("text") if frame.get("text") is not None else frame.get("bytes") or b""
+            text = frame.get("text")
+            data: str | bytes = text if text is not None else frame.get("bytes") or b""
             if len(data) > self.max_frame:
                 await self.ws.close(CLOSE_TOO_BIG, "frame too large")
                 return
@@ -177,25 +191,23 @@ class Connection:
                 if self.bucket.refused > 3 * self.bucket.burst:
                     await self.ws.close(CLOSE_POLICY, "too many messages")
                     return
-                await self.send(
-                    {"type": "error", "error": {"code": "rate_limited", "message": "slow down"}}
-                )
+                await self.refuse(None, AppError("rate_limited", "slow down"))
                 continue
             await self.handle(data)
 
     async def handle(self, data: str | bytes) -> None:
         try:
             message = json.loads(data)
-        except (ValueError, UnicodeDecodeError):
-            await self.error(None, "bad_json", "a message is one JSON object")
+        except (ValueError, UnicodeDecodeError, RecursionError):  # nesting too deep: invalid
+            await self.refuse(None, AppError("bad_json", "a message is one JSON object"))
             return
         if not isinstance(message, dict):
-            await self.error(None, "bad_message", "a message is one JSON object")
+            await self.refuse(None, AppError("bad_message", "a message is one JSON object"))
             return
         kind = message.get("type")
         request_id = message.get("id") if isinstance(message.get("id"), str | int) else None
         if kind == "ping":
-            await self.send({"type": "pong"})
+            await self.send(PongFrame())
         elif kind == "sync":
             since = message.get("version")
             await self.send_state(
@@ -204,58 +216,114 @@ class Connection:
         elif kind == "move":
             await self.move(message, request_id)
         else:
-            await self.error(request_id, "unknown_type", "known types: move, sync, ping")
+            await self.refuse(request_id, AppError("unknown_type", "known types: move, sync, ping"))
 
     async def move(self, message: dict[str, Any], request_id: str | int | None) -> None:
         version, move = message.get("version"), message.get("move")
         if not isinstance(version, int) or isinstance(version, bool) or not isinstance(move, dict):
-            await self.error(
-                request_id, "bad_message", "a move needs an integer version and a move object"
-            )
+            why = "a move needs an integer version and a move object"
+            await self.refuse(request_id, AppError("bad_message", why))
             return
         try:
-            game, _, _ = await self.service.play(self.game_id, self.player_id, version, move)
+            played = await self.svc.moves.play(self.game_id, self.player_id, version, move)
         except AppError as error:
-            await self.send(
-                {"type": "error", "id": request_id, "status": error.status, **error.body()}
-            )
+            await self.refuse(request_id, error)
             return
-        await self.send({"type": "ack", "id": request_id, "version": game.version})
+        except (SQLAlchemyError, OSError) as error:
+            if not is_outage(error):
+                raise
+            await self.refuse(request_id, OUTAGES.unavailable(error))
+            return
+        await self.send(AckFrame.model_construct(id=request_id, version=played.game.version))
 
-    async def error(self, request_id: str | int | None, code: str, message: str) -> None:
+    async def refuse(self, request_id: str | int | None, error: AppError) -> None:
+        """The REST error body of ``error`` as a socket frame."""
+        current = error.extra.get("current")
         await self.send(
-            {"type": "error", "id": request_id, "error": {"code": code, "message": message}}
+            ErrorFrame(
+                id=request_id,
+                status=error.status,
+                error=ErrorInfo(
+                    code=error.code, message=error.message, details=error.details or None
+                ),
+                current=Snapshot.model_validate(current) if current else None,
+            )
         )
 
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> None:
-    service: GameService = ws.app.state.service
+    svc: Services = ws.app.state.services
     try:
-        await service.get_game(game_id)
+        await svc.store.game(game_id)
     except AppError:
         await ws.close(CLOSE_NOT_FOUND, "no such game")
         return
+    except (SQLAlchemyError, OSError) as error:
+        if not is_outage(error):
+            raise
+        OUTAGES.unavailable(error)
+        await ws.accept()
+        await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
+        return
+    player_id: str | None = ws.scope.get("state", {}).get("player_id")
+    address = ws.client.host if ws.client else "unknown"
+    holder = secrets.token_urlsafe(8)
+    try:
+        admitted = await svc.admission.open_socket(player_id, address, holder)
+    except (RedisError, OSError) as exc:  # limits are a flood backstop: serve regardless
+        log.warning("socket limits unavailable: %s", exc)
+        admitted = True
     await ws.accept()
-    connection = Connection(ws, service, game_id)
-    async with service.hub.watch(game_id) as queue:
-        try:
-            await connection.send_state(since)
-            # Read the client and forward the hub until either side ends; anyio's task
-            # group cancels the other one cleanly.
-            async with anyio.create_task_group() as group:
+    if not admitted:
+        await ws.close(CLOSE_POLICY, "too many sockets")
+        return
+    try:
+        await serve(ws, svc, game_id, since, holder)
+    finally:
+        ws.app.state.message_budgets.leave(player_id)
+        with anyio.CancelScope(shield=True):
+            try:
+                await svc.admission.close_socket(player_id, address, holder)
+            except (RedisError, OSError) as exc:
+                log.warning("socket slot release failed (its lease runs out): %s", exc)
 
-                async def until_done(part: Callable[[], Awaitable[None]]) -> None:
-                    await part()
-                    group.cancel_scope.cancel()
 
-                group.start_soon(until_done, connection.read)
-                group.start_soon(until_done, lambda: connection.forward(queue))
-        except (WebSocketDisconnect, ClosedResourceError):
-            pass
-        except RuntimeError:
-            pass  # the client went away while we were sending
-        finally:
-            if connection.seats:
-                with anyio.CancelScope(shield=True):
-                    await connection.depart()
+async def serve(ws: WebSocket, svc: Services, game_id: str, since: int | None, holder: str) -> None:
+    connection = Connection(ws, svc, game_id, holder)
+    try:
+        async with svc.hub.watch(game_id) as queue:
+            await follow(ws, connection, queue, since)
+    except HubUnavailable as exc:  # raised on entering only: nothing was sent yet
+        log.warning("socket for game %s refused: %s", game_id, exc)
+        await ws.close(CLOSE_TRY_AGAIN, "live updates unavailable; reconnect shortly")
+
+
+async def follow(ws: WebSocket, connection: Connection, queue: Watch, since: int | None) -> None:
+    """Send the state, then read the client and forward the hub until either side ends
+    (anyio's task group cancels the other one cleanly)."""
+    try:
+        await connection.send_state(since)
+        async with anyio.create_task_group() as group:
+
+            async def until_done(part: Callable[[], Awaitable[None]]) -> None:
+                await part()
+                group.cancel_scope.cancel()
+
+            group.start_soon(until_done, connection.read)
+            group.start_soon(until_done, lambda: connection.forward(queue))
+    except* (WebSocketDisconnect, ClosedResourceError, RuntimeError):
+        # The client went away, possibly mid-send (RuntimeError); the task group
+        # delivers these wrapped in an ExceptionGroup, hence except*.
+        pass
+    except* (SQLAlchemyError, ConnectionRefusedError) as group:
+        if not all(is_outage(error) for error in group.exceptions):
+            raise
+        # The state cannot be loaded: tell the client to come back shortly.
+        OUTAGES.unavailable(group.exceptions[0])
+        with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+            await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
+    finally:
+        if connection.seats:
+            with anyio.CancelScope(shield=True):
+                await connection.depart()

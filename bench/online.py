@@ -6,7 +6,15 @@ production), creates N online Triangles matches (24 stars), connects both player
 match over WebSocket, and lets all matches play at once: the player to move sends a line
 over the socket, and the opponent's socket receives it. For each N it prints the moves
 per second over the whole run, the latency from a move's send to the opponent's
-receipt (p50, p99), and the server's share of one core and its resident memory.
+receipt (p50, p99, max), the server's share of one core, its CPU per move, and its
+resident and peak (VmHWM) memory.
+
+With ``--hard-games N``, N games against the hard computer on 180-star boards keep the
+server's worker pool busy while the matches play (their human side answers at once).
+
+With ``--think 0`` the loop is closed: the player who receives a line sends the next one
+at once, without waiting for the echo of the last line to its mover (as the
+boardgame.io harness plays, bench/peer.py); only one line per match is ever in flight.
 
 The lines are chosen before the clock starts (the engine's easy computer player, replayed
 locally), so the bench client spends its time on the sockets, not on the rules. Client
@@ -19,12 +27,14 @@ import argparse
 import asyncio
 import gc
 import json
+import math
 import os
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +56,9 @@ class Match:
     def __init__(self, index: int) -> None:
         signer = CookieSigner(SECRET)
         self.cookies = [
-            f"{COOKIE}={signer.sign(f'bench-{index}-{seat}-{os.getpid()}')}" for seat in (0, 1)
+            # ids of the form the server issues: 22 url-safe characters
+            f"{COOKIE}={signer.sign(f'b{index}-{seat}-{os.getpid()}-'.ljust(22, '0')[:22])}"
+            for seat in (0, 1)
         ]
         self.id = ""
         self.lines: list[dict[str, Any]] = []
@@ -64,8 +76,10 @@ class Match:
         assert joined.status_code == 200, joined.text
         self.lines = planned_lines(body["params"], int(body["number"][:8]))
 
-    async def connect(self, ws_base: str) -> None:
-        for cookie in self.cookies:
+    async def connect(self, ws_bases: list[str]) -> None:
+        """Each seat's socket; with several servers, the seats go to different ones."""
+        for seat, cookie in enumerate(self.cookies):
+            ws_base = ws_bases[seat % len(ws_bases)]
             socket = await websockets.connect(
                 f"{ws_base}/ws/games/{self.id}",
                 additional_headers={"cookie": cookie},
@@ -75,20 +89,34 @@ class Match:
             await next_of(socket, "state")
             self.sockets.append(socket)
 
-    async def play(self, latencies: list[float], think: float, rng: random.Random) -> int:
-        """Alternate the planned lines; return how many moves were made."""
+    async def play(
+        self,
+        latencies: list[float],
+        think: float,
+        rng: random.Random,
+        sends: list[float] | None = None,
+    ) -> int:
+        """Alternate the planned lines; return how many moves were made. With ``think``
+        0 the next line leaves as soon as the opponent has the last one (closed loop);
+        else the mover also waits for its own echo, then thinks. ``sends``, if given,
+        gets each line's send time (perf_counter), in step with ``latencies``."""
         version = 0
         turn = 0
         await asyncio.sleep(think * rng.random())  # matches do not start in step
         for line in self.lines:
-            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             mover, opponent = self.sockets[turn], self.sockets[1 - turn]
             sent = time.perf_counter()
             await mover.send(json.dumps({"type": "move", "version": version, "move": line}))
-            message = await next_of(opponent, "move")
+            # the opponent may still hold the echo of its own last line: skip it
+            message = await next_move(opponent, version + 1)
             latencies.append(time.perf_counter() - sent)
+            if sends is not None:
+                sends.append(sent)
             version, turn = message["version"], message["view"]["turn"]
-            await next_of(mover, "move")
+            if think:
+                await next_move(mover, version)
             if message["view"]["over"]:
                 break
         return version
@@ -96,6 +124,60 @@ class Match:
     async def close(self) -> None:
         for socket in self.sockets:
             await socket.close()
+
+
+class HardGame:
+    """A game against the hard computer on a 180-star board, kept thinking: its human side
+    answers at once (the easy player, on a copy of the board kept here from the log), so
+    the server's worker pool always has a hard move to find while the matches play."""
+
+    PARAMS = {"opponent": "hard", "field": "tablet", "stars": 180}
+
+    def __init__(self, index: int) -> None:
+        signer = CookieSigner(SECRET)
+        player = f"h{index}-{os.getpid()}-".ljust(22, "0")[:22]
+        self.headers = {"cookie": f"{COOKIE}={signer.sign(player)}"}
+        self.id = ""
+        self.state: Any = None
+        self.human = 0
+        self.applied = 0  # log entries applied to the copy (the game's version)
+        self.moves = 0  # human moves sent
+
+    async def create(self, http: httpx.AsyncClient) -> None:
+        created = await http.post(
+            "/api/games", json={"game": "triangles", "params": self.PARAMS}, headers=self.headers
+        )
+        assert created.status_code == 201, created.text
+        body = created.json()
+        self.id = body["id"]
+        self.human = 1 - body["view"]["computer_seat"]
+        easy = TRIANGLES.parse_params({**body["params"], "opponent": "easy"})
+        self.state = await asyncio.to_thread(TRIANGLES.new_game, easy, int(body["number"][:8]))
+
+    async def keep_thinking(self, http: httpx.AsyncClient, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            log = await http.get(
+                f"/api/games/{self.id}/log", params={"after": self.applied}, headers=self.headers
+            )
+            for entry in log.json()["moves"]:
+                move = TRIANGLES.parse_move(entry["move"])
+                self.state, _ = TRIANGLES.apply(self.state, move, 0, entry["seat"])
+                self.applied += 1
+            if TRIANGLES.outcome(self.state) is not None:
+                return
+            if TRIANGLES.to_move(self.state) != self.human:
+                await asyncio.sleep(0.05)  # the computer is still thinking
+                continue
+            line = TRIANGLES.dump_move(TRIANGLES.computer_move(self.state))
+            answer = await http.post(
+                f"/api/games/{self.id}/moves",
+                json={"version": self.applied, "move": line},
+                headers=self.headers,
+            )
+            if answer.status_code == 429:  # the pool's queue is full: "busy"
+                await asyncio.sleep(0.2)
+            else:
+                self.moves += 1
 
 
 def planned_lines(raw_params: dict[str, Any], seed: int) -> list[dict[str, Any]]:
@@ -122,61 +204,209 @@ async def next_of(socket: Any, kind: str) -> dict[str, Any]:
             raise RuntimeError(message)
 
 
-def server_usage(pid: int) -> tuple[float, int]:
-    """The server's CPU seconds so far and its resident memory in MiB (Linux's /proc)."""
+async def next_move(socket: Any, version: int) -> dict[str, Any]:
+    """The first "move" message that brings the game to ``version`` or later."""
+    while True:
+        message = await next_of(socket, "move")
+        if message["version"] >= version:
+            return message
+
+
+def proc_usage(pid: int) -> dict[str, float]:
+    """A process's CPU seconds so far (user + system), resident memory and peak resident
+    memory (VmHWM) in MiB, from Linux's /proc."""
     stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     cpu_s = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
-    status = Path(f"/proc/{pid}/status").read_text().splitlines()
-    rss_kib = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
-    return cpu_s, rss_kib // 1024
+    fields = dict(
+        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+    )
+    return {
+        "cpu_s": cpu_s,
+        "rss_mib": int(fields["VmRSS"].split()[0]) / 1024,
+        "hwm_mib": int(fields["VmHWM"].split()[0]) / 1024,
+    }
 
 
-async def run(base_url: str, server_pid: int, matches: int, think: float) -> dict[str, float]:
+def server_usage(pid: int) -> tuple[float, int]:
+    """The server's CPU seconds so far and its resident memory in MiB (Linux's /proc)."""
+    usage = proc_usage(pid)
+    return usage["cpu_s"], int(usage["rss_mib"])
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    """Nearest-rank percentile of sorted samples (as the boardgame.io harness counts)."""
+    rank = max(0, min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1))
+    return ordered[rank]
+
+
+async def run(
+    base_url: str,
+    server_pid: int,
+    matches: int,
+    think: float,
+    on_play: Callable[[bool], None] | None = None,
+    others: list[tuple[str, int]] | None = None,
+    hard_games: int = 0,
+) -> dict[str, Any]:
+    """Create, connect and play ``matches`` matches; ``on_play(True)`` is called just
+    before the first line and ``on_play(False)`` just after the last receipt (a
+    profiler's start and stop). With ``others`` (more servers' URLs and pids), each
+    match's second player connects to another process than the first. With
+    ``hard_games``, that many games against the hard computer keep it thinking meanwhile."""
+    servers = [(base_url, server_pid), *(others or [])]
     # No keep-alive: a pooled connection may be closed by the server just as it is reused.
     limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as http:
         games = [Match(i) for i in range(matches)]
         for start in range(0, matches, 50):
             await asyncio.gather(*(g.create(http) for g in games[start : start + 50]))
-    ws_base = base_url.replace("http://", "ws://")
+        hard = [HardGame(i) for i in range(hard_games)]
+        await asyncio.gather(*(g.create(http) for g in hard))
+    hard_http = httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60)
+    stop_thinking = asyncio.Event()
+    thinking = [asyncio.create_task(g.keep_thinking(hard_http, stop_thinking)) for g in hard]
+    ws_bases = [url.replace("http://", "ws://") for url, _ in servers]
     for start in range(0, matches, 50):
-        await asyncio.gather(*(g.connect(ws_base) for g in games[start : start + 50]))
+        await asyncio.gather(*(g.connect(ws_bases) for g in games[start : start + 50]))
     latencies: list[float] = []
-    began = time.perf_counter()
-    cpu_before, _ = server_usage(server_pid)
+    sends: list[float] = []
     rng = random.Random(matches)  # the bench's own pacing, not a game's chance
-    moves = await asyncio.gather(*(g.play(latencies, think, rng) for g in games))
-    elapsed = time.perf_counter() - began
-    cpu_after, rss_mib = server_usage(server_pid)  # every socket still open
-    await asyncio.gather(*(g.close() for g in games))
+    if on_play:
+        on_play(True)
+    before = [proc_usage(pid) for _, pid in servers]
+    began = time.perf_counter()
+    played = await asyncio.gather(
+        *(g.play(latencies, think, rng, sends) for g in games), return_exceptions=True
+    )
+    # from the first line to the last receipt (a failed match's wait does not count)
+    elapsed = max(s + lat for s, lat in zip(sends, latencies, strict=True)) - began
+    stop_thinking.set()
+    await asyncio.gather(*thinking, return_exceptions=True)
+    await hard_http.aclose()
+    failed = [repr(n)[:200] for n in played if not isinstance(n, int)]
+    if len(failed) == len(played):
+        raise RuntimeError(f"every match failed, the first: {failed[0]}")
+    usage = [proc_usage(pid) for _, pid in servers]  # every socket still open
+    after = usage[0]
+    if on_play:
+        on_play(False)
+    await asyncio.gather(*(g.close() for g in games), return_exceptions=True)
     ordered = sorted(latencies)
+    cpus = [u["cpu_s"] - b["cpu_s"] for u, b in zip(usage, before, strict=True)]
+    cpu_s = cpus[0]
     return {
-        "moves": sum(moves),
-        "moves_per_s": sum(moves) / elapsed,
+        "server_cpus": [c / elapsed for c in cpus],  # each process's share of one core
+        "matches": matches,
+        "moves": len(latencies),  # lines received (a failed match counts up to its loss)
+        "play_s": elapsed,
+        "moves_per_s": len(latencies) / elapsed,  # lines received, as the harness counts
         "p50_ms": statistics.median(ordered) * 1000,
-        "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
-        "server_cpu": (cpu_after - cpu_before) / elapsed,
-        "server_rss_mib": rss_mib,
+        "p99_ms": percentile(ordered, 0.99) * 1000,
+        "max_ms": ordered[-1] * 1000,
+        "server_cpu": cpu_s / elapsed,
+        "server_cpu_s": cpu_s,
+        "server_cpu_ms_per_move": cpu_s * 1000 / max(1, len(latencies)),
+        "server_rss_mib": int(after["rss_mib"]),
+        "server_peak_mib": after["hwm_mib"],
+        "samples": [(s - began, lat) for s, lat in zip(sends, latencies, strict=True)],
+        # a match whose socket the server dropped or that waited 60 s for a line
+        "hard_moves": sum(g.moves for g in hard),  # human moves the hard computer answered
+        "failed_matches": len(failed),
+        "failures": failed[:5],
     }
 
 
-def bench_database(label: str, env: dict[str, str], counts: list[int], think: float) -> None:
-    migrate(env)
-    log = Path(tempfile.gettempdir()) / f"bench-online-{label.split()[0].strip(',').lower()}.log"
-    print(f"server log: {log}", flush=True)
+def server_log(label: str) -> Path:
+    return Path(tempfile.gettempdir()) / f"bench-online-{label.split()[0].strip(',').lower()}.log"
+
+
+def measure(
+    env: dict[str, str],
+    log: Path,
+    count: int,
+    think: float,
+    on_play: Callable[[int, bool], None] | None = None,
+) -> dict[str, Any]:
+    """One run on a fresh server process (its peak memory is this run's alone);
+    ``on_play(server_pid, starting)`` as in ``run``."""
     process, base_url = start_uvicorn(env, log)
     try:
+        hook = (lambda starting: on_play(process.pid, starting)) if on_play else None
+        return asyncio.run(run(base_url, process.pid, count, think, hook))
+    finally:
+        stop(process)
+
+
+def bench_database(
+    label: str,
+    env: dict[str, str],
+    counts: list[int],
+    think: float,
+    processes: int = 1,
+    hard_games: int = 0,
+) -> None:
+    migrate(env)
+    log = server_log(label)
+    print(f"server log: {log}", flush=True)
+    started = [start_uvicorn(env, log.with_suffix(f".{i}.log")) for i in range(processes)]
+    process, base_url = started[0]
+    others = [(url, p.pid) for p, url in started[1:]]
+    try:
         for count in counts:
-            figures = asyncio.run(run(base_url, process.pid, count, think))
+            figures = asyncio.run(
+                run(base_url, process.pid, count, think, others=others, hard_games=hard_games)
+            )
             print(
                 f"{label:<22} {count:>5} matches  {figures['moves']:>6} moves  "
                 f"{figures['moves_per_s']:>8.1f} moves/s  "
                 f"p50 {figures['p50_ms']:>7.1f} ms  p99 {figures['p99_ms']:>7.1f} ms  "
-                f"server {figures['server_cpu']:>4.0%} CPU {figures['server_rss_mib']:>5} MiB",
+                f"max {figures['max_ms']:>7.1f} ms  "
+                f"server {figures['server_cpu']:>4.0%} CPU "
+                f"{figures['server_cpu_ms_per_move']:.2f} ms/move "
+                f"{figures['server_rss_mib']:>5} MiB (peak {figures['server_peak_mib']:.0f})"
+                + (
+                    "  CPU per process "
+                    + " ".join(f"{share:.0%}" for share in figures["server_cpus"])
+                    if processes > 1
+                    else ""
+                )
+                + (
+                    f"  {hard_games} hard games: {figures['hard_moves']} moves answered"
+                    if hard_games
+                    else ""
+                )
+                + (
+                    f"  {figures['failed_matches']} matches FAILED"
+                    if figures["failed_matches"]
+                    else ""
+                ),
                 flush=True,
             )
     finally:
-        stop(process)
+        for started_process, _ in started:
+            stop(started_process)
+
+
+def server_env(postgres: str | None = None, redis: str | None = None) -> dict[str, str]:
+    """This environment for a bench server: our secret, loopback limits raised, and
+    PostgreSQL (+ Redis) when given, else no database (the caller adds SQLite's)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["SECRET"] = SECRET
+    # Every simulated player connects from this machine's one loopback address.
+    env["LIMIT_SOCKETS_PER_IP"] = "100000"
+    env["LIMIT_CREATES_PER_IP_MIN"] = "100000"
+    if postgres:
+        env["DATABASE_URL"] = postgres
+        if redis:
+            env["REDIS_URL"] = redis
+    return env
+
+
+def quiet_client_gc() -> None:
+    """The client's own garbage collections would stall its sockets and count as server
+    latency; it collects as seldom as the server does (app/asgi.py)."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 10)
 
 
 def main() -> None:
@@ -186,27 +416,38 @@ def main() -> None:
     parser.add_argument("--redis", help="a Redis URL, used with --postgres")
     parser.add_argument("--think", type=float, default=3.0, help="mean seconds between lines")
     parser.add_argument("--no-sqlite", action="store_true", help="bench PostgreSQL only")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes on PostgreSQL + Redis; each match's players on different ones",
+    )
+    parser.add_argument(
+        "--hard-games",
+        type=int,
+        default=0,
+        help="games against the hard computer (180 stars) kept thinking while the matches play",
+    )
     args = parser.parse_args()
-    # The client's own garbage collections would stall its sockets and count as server
-    # latency; it collects as seldom as the server does (app/asgi.py).
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 10)
+    quiet_client_gc()
     print(
-        f"one uvicorn process; {MOVES_PER_MATCH} lines per match at most; 24 stars; "
+        f"{args.processes} uvicorn process(es); {MOVES_PER_MATCH} lines per match at most; "
+        "24 stars; "
         f"{args.think:g} s mean think time"
     )
-    base_env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    base_env["SECRET"] = SECRET
+    base_env = server_env()
     if not args.no_sqlite:
         with tempfile.TemporaryDirectory() as tmp:
             sqlite = {**base_env, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"}
-            bench_database("SQLite, in-process hub", sqlite, args.matches, args.think)
+            bench_database(
+                "SQLite, in-process hub", sqlite, args.matches, args.think, 1, args.hard_games
+            )
     if args.postgres:
-        postgres = {**base_env, "DATABASE_URL": args.postgres}
-        if args.redis:
-            postgres["REDIS_URL"] = args.redis
+        postgres = server_env(args.postgres, args.redis)
         label = "PostgreSQL + Redis" if args.redis else "PostgreSQL"
-        bench_database(label, postgres, args.matches, args.think)
+        bench_database(
+            label, postgres, args.matches, args.think, args.processes, args.hard_games
+        )
 
 
 if __name__ == "__main__":

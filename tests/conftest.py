@@ -19,7 +19,7 @@ from app.identity import COOKIE, CookieSigner
 from app.main import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLES = ("records", "moves", "games", "daily", "players")
+TABLES = ("seeks", "transfers", "records", "ratings", "moves", "games", "daily", "players")
 START_MS = 1_795_000_000_000  # 2026-11-18, a fixed server time for tests
 
 
@@ -87,14 +87,31 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+def _clean_redis() -> None:
+    """Limits, presence and slots kept in Redis would otherwise carry from test to test."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        import redis
+
+        client = redis.Redis.from_url(url)
+        client.flushdb()
+        client.close()
+
+
 @pytest.fixture
 def settings(database_url: str) -> Settings:
     _clean(database_url)
+    _clean_redis()
     return Settings(
         database_url=database_url,
         redis_url=os.environ.get("REDIS_URL") or None,
         secret="test-secret",
     )
+
+
+def player_id_for(name: str) -> str:
+    """A readable id of the form the server issues (22 url-safe characters)."""
+    return f"{name}-".ljust(22, "0")[:22]
 
 
 class Player:
@@ -153,6 +170,6 @@ def players(settings: Settings) -> Any:
     signer = CookieSigner(settings.secret)
 
     def make(client: TestClient, *names: str) -> list[Player]:
-        return [Player(client, f"player-{name}", signer) for name in names]
+        return [Player(client, player_id_for(name), signer) for name in names]
 
     return make

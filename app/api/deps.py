@@ -6,18 +6,18 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from app.games import GameService
+from app.services import Services
 
 
-def get_service(request: Request) -> GameService:
-    service: GameService = request.app.state.service
-    return service
+async def get_services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
 
 
-def get_player_id(request: Request) -> str:
+async def get_player_id(request: Request) -> str:
     player_id: str = request.state.player_id
     return player_id
 
 
-Service = Annotated[GameService, Depends(get_service)]
+Svc = Annotated[Services, Depends(get_services)]
 PlayerId = Annotated[str, Depends(get_player_id)]

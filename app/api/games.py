@@ -1,88 +1,137 @@
-"""Game routes: create, load, move, log, join, cancel, open games."""
+"""Game routes: create, load, move, log, join, rematch, cancel, open games."""
 
 from __future__ import annotations
 
-from typing import Any
+from fastapi import APIRouter, Query, Request, Response
 
-from fastapi import APIRouter
-from sqlalchemy import select
+from app.api.deps import PlayerId, Svc
+from app.errors import ANY_ROUTE, ENGINE_MOVES, ENGINE_PARAMS, WRITE, documented
+from app.reads import LOG_PAGE
+from app.wire import (
+    CreatedGame,
+    CreateGame,
+    GameLog,
+    LoadedGame,
+    MoveRequest,
+    MoveResult,
+    OpenGames,
+    RematchAnswer,
+    RematchRequest,
+    Snapshot,
+)
 
-from app.api.deps import PlayerId, Service
-from app.api.schemas import CreateGame, MoveRequest, RematchRequest
-from app.models import Game, Player
+router = APIRouter(prefix="/api", tags=["games"], responses=documented(*ANY_ROUTE))
 
-router = APIRouter(prefix="/api", tags=["games"])
+BODY = ("bad_json", "invalid_request", "too_large")
+GAME = ("game_not_found",)
 
 
-@router.post("/games", status_code=201)
-async def create_game(body: CreateGame, service: Service, player_id: PlayerId) -> dict[str, Any]:
-    return await service.create(
-        player_id, body.game, body.params, body.number, body.daily, body.public
+@router.post(
+    "/games",
+    status_code=201,
+    responses=documented(
+        *BODY,
+        ENGINE_PARAMS,
+        "unknown_game",
+        "no_daily",
+        "bad_date",
+        "daily_played",
+        "too_many_waiting",
+        "rate_limited",
+        "busy",
+        *WRITE,
+    ),
+)
+async def create_game(
+    body: CreateGame, request: Request, svc: Svc, player_id: PlayerId
+) -> CreatedGame:
+    address = request.client.host if request.client else "unknown"
+    played, snapshot = await svc.lifecycle.create(
+        player_id, address, body.game, body.params, body.number, body.daily, body.public
+    )
+    return CreatedGame(
+        **dict(snapshot),
+        events=played.events,
+        players=await svc.snapshots.players(played.game, svc.catalog.engine(played.game.engine)),
     )
 
 
-@router.get("/games/{game_id}")
-async def get_game(game_id: str, service: Service, player_id: PlayerId) -> dict[str, Any]:
-    return await service.load(game_id, player_id)
+@router.get("/games/{game_id}", responses=documented(*GAME))
+async def get_game(game_id: str, svc: Svc, player_id: PlayerId) -> LoadedGame:
+    return await svc.reads.game(game_id, player_id)
 
 
-@router.post("/games/{game_id}/moves")
-async def post_move(
-    game_id: str, body: MoveRequest, service: Service, player_id: PlayerId
-) -> dict[str, Any]:
-    return await service.move(game_id, player_id, body.version, body.move)
+@router.post(
+    "/games/{game_id}/moves",
+    responses=documented(
+        *BODY,
+        *GAME,
+        ENGINE_MOVES,
+        "not_seated",
+        "not_your_turn",
+        "stale_version",
+        "waiting_for_opponent",
+        "game_over",
+        "game_cancelled",
+        "opponent_present",
+        "busy",
+        *WRITE,
+    ),
+)
+async def post_move(game_id: str, body: MoveRequest, svc: Svc, player_id: PlayerId) -> MoveResult:
+    played = await svc.moves.play(game_id, player_id, body.version, body.move)
+    engine = svc.catalog.engine(played.game.engine)
+    snapshot = svc.snapshots.snapshot(played.game, engine, played.state, player_id)
+    return MoveResult(**dict(snapshot), events=played.events)
 
 
-@router.get("/games/{game_id}/log")
-async def get_log(game_id: str, service: Service) -> dict[str, Any]:
-    return await service.log(game_id)
+@router.get(
+    "/games/{game_id}/log",
+    response_model=GameLog,
+    responses=documented(*GAME, "invalid_request"),
+)
+async def get_log(
+    game_id: str,
+    svc: Svc,
+    after: int = Query(
+        default=0, ge=0, le=2**31, alias="from", description="entries after this ply"
+    ),
+    limit: int = Query(default=LOG_PAGE, ge=1, le=LOG_PAGE),
+) -> Response:
+    """The game's params, seed and number, and one page of its move log: a full replay
+    reads pages until ``next`` is null."""
+    log = await svc.reads.log(game_id, after, limit)
+    # Encoded straight from the model the store's rows filled: a 500-entry page is not
+    # validated a second time on the way out (it cost ~15 ms of the event loop).
+    return Response(log.model_dump_json(), media_type="application/json")
 
 
-@router.post("/games/{game_id}/join")
-async def join_game(game_id: str, service: Service, player_id: PlayerId) -> dict[str, Any]:
-    return await service.join(game_id, player_id)
+@router.post("/games/{game_id}/join", responses=documented(*GAME, "no_free_seat", *WRITE))
+async def join_game(game_id: str, svc: Svc, player_id: PlayerId) -> Snapshot:
+    return await svc.lifecycle.join(game_id, player_id)
 
 
-@router.post("/games/{game_id}/rematch")
+@router.post(
+    "/games/{game_id}/rematch",
+    responses=documented(
+        *BODY, *GAME, "not_seated", "no_rematch", "not_over", "no_offer", "busy", *WRITE
+    ),
+)
 async def rematch(
-    game_id: str, body: RematchRequest, service: Service, player_id: PlayerId
-) -> dict[str, Any]:
-    return {"rematch": await service.rematch(game_id, player_id, body.action)}
+    game_id: str, body: RematchRequest, svc: Svc, player_id: PlayerId
+) -> RematchAnswer:
+    return RematchAnswer(rematch=await svc.lifecycle.rematch(game_id, player_id, body.action))
 
 
-@router.post("/games/{game_id}/cancel", status_code=204)
-async def cancel_game(game_id: str, service: Service, player_id: PlayerId) -> None:
-    await service.cancel(game_id, player_id)
+@router.post(
+    "/games/{game_id}/cancel",
+    status_code=204,
+    responses=documented(*GAME, "not_owner", "not_waiting", *WRITE),
+)
+async def cancel_game(game_id: str, svc: Svc, player_id: PlayerId) -> None:
+    await svc.lifecycle.cancel(game_id, player_id)
 
 
 @router.get("/open")
-async def open_games(service: Service, player_id: PlayerId) -> dict[str, Any]:
-    async with service.sessions() as session:
-        rows = await session.execute(
-            select(
-                Game.id,
-                Game.engine,
-                Game.number,
-                Game.params,
-                Game.owner_id,
-                Game.updated_ms,
-                Player.name,
-            )
-            .join(Player, Player.id == Game.owner_id)
-            .where(Game.status == "waiting", Game.public.is_(True))
-            .order_by(Game.updated_ms.desc())
-            .limit(50)
-        )
-        games = [
-            {
-                "id": gid,
-                "game": engine,
-                "number": number,
-                "params": params,
-                "name": name,
-                "mine": owner == player_id,
-                "created_ms": created,
-            }
-            for gid, engine, number, params, owner, created, name in rows.all()
-        ]
-    return {"games": games}
+async def open_games(svc: Svc, player_id: PlayerId) -> OpenGames:
+    return await svc.reads.open_games(player_id)

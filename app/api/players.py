@@ -2,83 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Query
-from sqlalchemy import update
 
-from app.api.deps import PlayerId, Service
-from app.api.schemas import NameRequest
-from app.errors import AppError
-from app.models import Player
-from app.records import board_of_honour, computer_stats, list_records
-from engines.core.daily import daily_seed, parse_date
-from engines.core.protocol import EngineError
+from app.api.deps import PlayerId, Svc
+from app.errors import ANY_ROUTE, WRITE, documented
+from app.wire import DailyBoard, GameCatalog, Me, NameRequest, Records, Stats
 
-router = APIRouter(prefix="/api", tags=["players"])
-
-NAME_MAX = 24
-
-
-def clean_name(raw: str) -> str:
-    name = raw.strip()
-    if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
-        raise AppError(422, "bad_name", f"a name has 1 to {NAME_MAX} printable characters")
-    return name
+router = APIRouter(prefix="/api", tags=["players"], responses=documented(*ANY_ROUTE))
 
 
 @router.get("/me")
-async def get_me(service: Service, player_id: PlayerId) -> dict[str, Any]:
-    async with service.sessions() as session:
-        player = await session.get(Player, player_id)
-    return {"name": player.name if player else None}
+async def get_me(svc: Svc, player_id: PlayerId) -> Me:
+    return await svc.reads.me(player_id)
 
 
-@router.put("/me")
-async def put_me(body: NameRequest, service: Service, player_id: PlayerId) -> dict[str, Any]:
-    name = clean_name(body.name)
-    async with service.transaction() as session:
-        await service.ensure_player(session, player_id)
-        await session.execute(update(Player).where(Player.id == player_id).values(name=name))
-    return {"name": name}
+@router.put(
+    "/me", responses=documented("bad_json", "invalid_request", "too_large", "bad_name", *WRITE)
+)
+async def put_me(body: NameRequest, svc: Svc, player_id: PlayerId) -> Me:
+    return await svc.reads.rename(player_id, body.name)
 
 
-@router.get("/records")
+@router.get("/records", responses=documented("invalid_request", "unknown_game"))
 async def get_records(
-    service: Service, player_id: PlayerId, game: str | None = Query(default=None, max_length=24)
-) -> dict[str, Any]:
-    if game is not None:
-        service.engine(game)  # 404 for a game that does not exist
-    async with service.sessions() as session:
-        return {"records": await list_records(session, player_id, game)}
+    svc: Svc, player_id: PlayerId, game: str | None = Query(default=None, max_length=24)
+) -> Records:
+    return await svc.reads.records(player_id, game)
 
 
-@router.get("/stats/{game}")
-async def get_stats(game: str, service: Service, player_id: PlayerId) -> dict[str, Any]:
-    service.engine(game)
-    async with service.sessions() as session:
-        return {"game": game, "stats": await computer_stats(session, player_id, game)}
+@router.get("/stats/{game}", responses=documented("unknown_game"))
+async def get_stats(game: str, svc: Svc, player_id: PlayerId) -> Stats:
+    return await svc.reads.computer_stats(player_id, game)
 
 
-@router.get("/daily/{game}")
+@router.get(
+    "/daily/{game}",
+    responses=documented("invalid_request", "unknown_game", "no_daily", "bad_date"),
+)
 async def get_daily(
-    game: str, service: Service, date: str | None = Query(default=None, max_length=10)
-) -> dict[str, Any]:
-    engine = service.engine(game)
-    try:
-        day = parse_date(date).isoformat() if date else service.today().isoformat()
-        params = engine.daily_params({})
-        if params is None:
-            raise AppError(404, "no_daily", f"{game} has no daily board")
-        seed = daily_seed(game, day)
-        number = engine.number(params, seed)
-    except EngineError as error:
-        raise AppError(400, error.code, error.message) from None
-    async with service.sessions() as session:
-        honour = await board_of_honour(session, game, day)
-    return {"game": game, "date": day, "number": number, "seed": seed, "honour": honour}
+    game: str, svc: Svc, date: str | None = Query(default=None, max_length=10)
+) -> DailyBoard:
+    return await svc.reads.daily(game, date)
 
 
 @router.get("/catalog")
-async def get_catalog(service: Service) -> dict[str, Any]:
-    return {"games": [engine.describe() for engine in service.engines.values()]}
+async def get_catalog(svc: Svc) -> GameCatalog:
+    return GameCatalog(games=svc.catalog.describe())

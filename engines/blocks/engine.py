@@ -14,10 +14,10 @@ kind, cells}; ``new_set`` {tokens}; ``stuck`` {tokens} (classic10: nothing fits,
 is left); ``continued`` {rows, cells}; ``zen_cleared_row`` {row, cells}; ``over``
 {reason: stuck|finished|time_up}.
 
-Errors: BadParams ``bad_params``, ``bad_ruleset``, ``bad_mode``, ``bad_rotation``,
-``bad_seed``, ``bad_number``, ``unknown_variant``, ``bad_state``; BadMove ``bad_move``,
-``unknown_move``, ``bad_piece``, ``bad_coordinate``; IllegalMove ``not_your_seat``,
-``game_over``, ``time_up``, ``no_such_piece``, ``piece_used``, ``out_of_grid``,
+Errors (shared codes in ``engines.core.errors``): BadParams ``bad_params``, ``bad_ruleset``,
+``bad_mode``, ``bad_rotation``, ``bad_seed``, ``bad_number``, ``bad_state``; BadMove
+``bad_move``, ``unknown_move``, ``bad_piece``, ``bad_cell``; IllegalMove ``not_your_seat``,
+``game_over``, ``time_up``, ``no_such_piece``, ``piece_used``, ``out_of_board``,
 ``occupied`` {cells}, ``rotation_off``, ``not_allowed``, ``no_tokens``,
 ``continue_not_allowed``, ``not_over``, ``continue_used``, ``no_room``, ``no_computer``.
 """
@@ -43,12 +43,13 @@ from engines.blocks.params import Params
 from engines.blocks.rulesets import catalog, ruleset_of
 from engines.blocks.state import State, dump_state, load_state
 from engines.blocks.view import build_view
-from engines.core.protocol import Event, IllegalMove, Outcome, RecordEntry, SeatKind
+from engines.core.base import BaseEngine
+from engines.core.errors import ErrorCode
+from engines.core.protocol import BadMove, Event, IllegalMove, Outcome, RecordEntry
 
 
-class BlocksEngine:
+class BlocksEngine(BaseEngine[Params, State, Move]):
     name = "blocks"
-    view_by_seat = False
 
     # --- params, numbers, codecs -----------------------------------------------------------
 
@@ -79,9 +80,6 @@ class BlocksEngine:
     def load_state(self, data: Mapping[str, Any]) -> State:
         return load_state(data)
 
-    def params_of(self, state: State) -> Params:
-        return state.params
-
     # --- play ------------------------------------------------------------------------------
 
     def new_game(self, params: Params, seed: int) -> State:
@@ -91,12 +89,12 @@ class BlocksEngine:
         self, state: State, move: Move, at_ms: int, seat: int = 0
     ) -> tuple[State, list[Event]]:
         if seat != 0:
-            raise IllegalMove("not_your_seat", "a blocks game has one seat, seat 0")
+            raise IllegalMove(ErrorCode.NOT_YOUR_SEAT, "a blocks game has one seat, seat 0")
         rules = ruleset_of(state.params)
         if state.over and not isinstance(move, Continue):
-            raise IllegalMove("game_over", "the game is over")
+            raise IllegalMove(ErrorCode.GAME_OVER, "the game is over")
         if rules.time_limit_ms is not None and at_ms >= rules.time_limit_ms:
-            raise IllegalMove("time_up", "the three minutes are up")
+            raise IllegalMove(ErrorCode.TIME_UP, "the three minutes are up")
         if isinstance(move, Place):
             after, events = play.place(rules, state, move.piece, move.row, move.col, at_ms)
         elif isinstance(move, Rotate):
@@ -108,7 +106,7 @@ class BlocksEngine:
         elif isinstance(move, Finish):
             after, events = play.finish(state, at_ms)
         else:
-            raise IllegalMove("unknown_move", f"not a blocks move: {move!r:.60}")
+            raise BadMove(ErrorCode.UNKNOWN_MOVE, f"not a blocks move: {move!r:.60}")
         return after, events
 
     def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
@@ -132,17 +130,11 @@ class BlocksEngine:
             state.params.record_key, state.score, state.end_ms, again=state.continue_used
         )
 
-    def seats(self, params: Params) -> list[SeatKind]:
-        return [SeatKind.OWNER]
-
     def to_move(self, state: State) -> int | None:
         # Seat 0 may still move in a game that is over when Continue is offered.
         if not state.over or play.can_continue(ruleset_of(state.params), state):
             return 0
         return None
-
-    def computer_move(self, state: State) -> Move:
-        raise IllegalMove("no_computer", "blocks is played alone")
 
     def daily_params(self, raw: Mapping[str, Any]) -> Params | None:
         return Params("shapes48", "daily")

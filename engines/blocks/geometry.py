@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.blocks.shapes import Shape
-from engines.core.bits import bits as bits  # re-exported for callers of the old name
 
 
 @dataclass(frozen=True)

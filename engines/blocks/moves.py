@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engines.core.errors import ErrorCode
 from engines.core.protocol import BadMove
 
 
@@ -45,7 +46,7 @@ Move = Place | Rotate | NewSet | Continue | Finish
 MOVE_TYPES = ("place", "rotate", "new_set", "continue", "finish")
 
 
-def _int(raw: Mapping[str, Any], key: str, code: str) -> int:
+def _int(raw: Mapping[str, Any], key: str, *, code: str) -> int:
     value = raw.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadMove(code, f"{key} must be an integer, not {value!r:.40}")
@@ -54,23 +55,25 @@ def _int(raw: Mapping[str, Any], key: str, code: str) -> int:
 
 def parse_move(raw: Mapping[str, Any]) -> Move:
     if not isinstance(raw, Mapping):
-        raise BadMove("bad_move", "a move is a JSON object")
+        raise BadMove(ErrorCode.BAD_MOVE, "a move is a JSON object")
     kind = raw.get("type")
     if kind == "place":
         return Place(
-            _int(raw, "piece", "bad_piece"),
-            _int(raw, "row", "bad_coordinate"),
-            _int(raw, "col", "bad_coordinate"),
+            _int(raw, "piece", code="bad_piece"),
+            _int(raw, "row", code=ErrorCode.BAD_CELL),
+            _int(raw, "col", code=ErrorCode.BAD_CELL),
         )
     if kind == "rotate":
-        return Rotate(_int(raw, "piece", "bad_piece"))
+        return Rotate(_int(raw, "piece", code="bad_piece"))
     if kind == "new_set":
         return NewSet()
     if kind == "continue":
         return Continue()
     if kind == "finish":
         return Finish()
-    raise BadMove("unknown_move", f"type is one of {', '.join(MOVE_TYPES)}, not {kind!r:.40}")
+    raise BadMove(
+        ErrorCode.UNKNOWN_MOVE, f"type is one of {', '.join(MOVE_TYPES)}, not {kind!r:.40}"
+    )
 
 
 def dump_move(move: Move) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engines.core.errors import ErrorCode
 from engines.core.numbers import check_seed, format_number, parse_number
 from engines.core.protocol import BadParams
 
@@ -55,7 +56,7 @@ PARAMS_OF_LETTERS = {letters: params for params, letters in LETTERS.items()}
 
 def parse_params(raw: Mapping[str, Any]) -> Params:
     if not isinstance(raw, Mapping):
-        raise BadParams("bad_params", "params are a JSON object")
+        raise BadParams(ErrorCode.BAD_PARAMS, "params are a JSON object")
     ruleset = raw.get("ruleset", "classic10")
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise BadParams(
@@ -63,9 +64,9 @@ def parse_params(raw: Mapping[str, Any]) -> Params:
         )
     mode = raw.get("mode", "classic")
     if not isinstance(mode, str) or mode not in MODES:
-        raise BadParams("bad_mode", f"mode is one of {', '.join(MODES)}, not {mode!r:.40}")
+        raise BadParams(ErrorCode.BAD_MODE, f"mode is one of {', '.join(MODES)}, not {mode!r:.40}")
     if mode != "classic" and ruleset != "shapes48":
-        raise BadParams("bad_mode", f"{ruleset} has only the classic mode")
+        raise BadParams(ErrorCode.BAD_MODE, f"{ruleset} has only the classic mode")
     rotation = raw.get("rotation", False)
     if not isinstance(rotation, bool):
         raise BadParams("bad_rotation", "rotation is true or false")
@@ -87,5 +88,7 @@ def from_number(text: str) -> tuple[Params, int]:
     params = PARAMS_OF_LETTERS.get(letters)
     if params is None:
         known = ", ".join(sorted(PARAMS_OF_LETTERS))
-        raise BadParams("unknown_variant", f"blocks numbers end in one of {known}, not {letters!r}")
+        raise BadParams(
+            ErrorCode.BAD_NUMBER, f"blocks numbers end in one of {known}, not {letters!r}"
+        )
     return params, seed

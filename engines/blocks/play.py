@@ -15,6 +15,7 @@ from engines.blocks.rulesets import Ruleset, ruleset_of
 from engines.blocks.scoring import ComboState
 from engines.blocks.state import EMPTY, State
 from engines.core.bits import bits
+from engines.core.errors import ErrorCode
 from engines.core.numbers import check_seed
 from engines.core.protocol import Event, IllegalMove
 from engines.core.rng import Rng
@@ -184,7 +185,7 @@ def place(rules: Ruleset, state: State, slot: int, row: int, col: int, at_ms: in
     shape = placements.shape
     if not (0 <= row <= grid.rows - shape.height and 0 <= col <= grid.cols - shape.width):
         raise IllegalMove(
-            "out_of_grid",
+            ErrorCode.OUT_OF_BOARD,
             f"piece {slot} at row {row}, column {col} would leave the grid",
             {"piece": slot, "row": row, "col": col},
         )

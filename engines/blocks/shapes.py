@@ -76,22 +76,11 @@ SMALL_CORNER = "XX/X."
 BIG_CORNER = "XXX/X../X.."
 
 # --- classic10 ---------------------------------------------------------------------------
-# Families in the order of the seed's weight table: 1×1 / bar2 / bar3 / bar4 / bar5 /
-# 2×2 / 3×3 / small corner / big corner. The kind is the family's position, 1..9.
-CLASSIC10_FAMILIES = (
-    "single",
-    "bar2",
-    "bar3",
-    "bar4",
-    "bar5",
-    "square2",
-    "square3",
-    "corner3",
-    "corner5",
-)
 
 
 def _classic10() -> tuple[Shape, ...]:
+    """The 19 pieces. A piece's kind is its family's place in the seed's weight table,
+    1..9: 1×1, bar2, bar3, bar4, bar5, 2×2, 3×3, small corner, big corner."""
     shapes = [Shape("single", ((0, 0),), 1)]
     for length in range(2, 6):
         shapes.append(Shape(f"bar{length}_h", bar(length, False), length))

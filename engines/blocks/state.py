@@ -9,6 +9,7 @@ from typing import Any
 from engines.blocks.geometry import Grid
 from engines.blocks.params import Params, dump_params, parse_params
 from engines.blocks.rulesets import ruleset_of
+from engines.core.errors import ErrorCode
 from engines.core.numbers import check_seed
 from engines.core.protocol import BadParams
 
@@ -125,4 +126,4 @@ def load_state(data: Mapping[str, Any]) -> State:
     except BadParams:
         raise
     except (KeyError, TypeError, ValueError) as error:
-        raise BadParams("bad_state", f"not a blocks state ({error})") from None
+        raise BadParams(ErrorCode.BAD_STATE, f"not a blocks state ({error})") from None

@@ -71,6 +71,10 @@ def build_view(rules: Ruleset, state: State) -> dict[str, Any]:
         "ruleset": params.ruleset,
         "mode": params.mode,
         "rotation": params.rotation,
+        "record_key": params.record_key,
+        "counts_for_record": rules.counts_for_record,
+        "counts_lines": rules.zen,  # the page's big number: lines cleared instead of points
+        "shows_combo": rules.scorer.combo_label(2) is not None,
         "rows": grid.rows,
         "cols": grid.cols,
         "kinds": max(shape.kind for shape in rules.shapes),

@@ -1,5 +1,7 @@
 """The protocol every game engine implements, and the pieces they share."""
 
+from engines.core.base import BaseEngine
+from engines.core.errors import ErrorCode
 from engines.core.protocol import (
     BadMove,
     BadParams,
@@ -16,8 +18,10 @@ from engines.core.rng import Rng
 __all__ = [
     "BadMove",
     "BadParams",
+    "BaseEngine",
     "Engine",
     "EngineError",
+    "ErrorCode",
     "Event",
     "IllegalMove",
     "Outcome",

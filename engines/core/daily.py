@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from engines.core.errors import ErrorCode
 from engines.core.numbers import SEED_LIMIT
 from engines.core.protocol import BadParams
 
@@ -32,4 +33,6 @@ def parse_date(date: str) -> dt.date:
     try:
         return dt.date.fromisoformat(date)
     except (TypeError, ValueError):
-        raise BadParams("bad_date", f"{str(date)[:20]!r} is not a date like 2026-11-29") from None
+        raise BadParams(
+            ErrorCode.BAD_DATE, f"{str(date)[:20]!r} is not a date like 2026-11-29"
+        ) from None

@@ -9,6 +9,10 @@ Beyond the names fixed in ARCHITECTURE.md, the protocol carries what a generic s
 needs to host any game without knowing its rules: codecs for snapshots and logs, who is
 to move, who sits where, the computer's move, and what a finished game is worth as a
 record.
+
+``engines.core.base.BaseEngine`` implements this protocol with defaults, and
+``engines.core.errors.ErrorCode`` holds the error codes the engines share; see
+docs/engine-protocol.md.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
+
+from engines.core.errors import ErrorCode
 
 Event = dict[str, Any]
 """Something that happened in a move, for the client to animate: ``{"type": ..., ...}``."""
@@ -29,7 +35,9 @@ MoveT = TypeVar("MoveT")
 class EngineError(Exception):
     """An error with a stable machine ``code`` and a human ``message``.
 
-    ``details`` carries JSON data the client may use (e.g. the tile that blocks a path).
+    Codes shared by several games are ``engines.core.errors.ErrorCode`` members; ``code``
+    always holds the plain string. ``details`` carries JSON data the client may use (e.g.
+    the tile that blocks a path).
     """
 
     default_code = "engine_error"
@@ -37,7 +45,7 @@ class EngineError(Exception):
     def __init__(
         self, code: str | None = None, message: str = "", details: Mapping[str, Any] | None = None
     ) -> None:
-        self.code = code or self.default_code
+        self.code = str(code or self.default_code)
         self.message = message or self.code.replace("_", " ")
         self.details: dict[str, Any] = dict(details or {})
         super().__init__(f"{self.code}: {self.message}")
@@ -52,13 +60,13 @@ class EngineError(Exception):
 class BadParams(EngineError):
     """Params or a game number that do not describe a game (HTTP 400)."""
 
-    default_code = "bad_params"
+    default_code = ErrorCode.BAD_PARAMS.value
 
 
 class BadMove(EngineError):
     """A move that is not well formed (HTTP 422)."""
 
-    default_code = "bad_move"
+    default_code = ErrorCode.BAD_MOVE.value
 
 
 class IllegalMove(EngineError):
@@ -119,6 +127,9 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
     view_by_seat: bool
     """True when view(state, seat) may differ between seats and spectators (hidden
     information); the server then sends each seat its own view."""
+    claim_after_ms: int | None
+    """How long the player to move must have been silent (and, the server adds, away)
+    before the other may claim the win with ``{"type": "claim"}``; None: no claims."""
 
     # --- the contract of ARCHITECTURE.md -------------------------------------------
     def parse_params(self, raw: Mapping[str, Any]) -> ParamsT: ...
@@ -143,8 +154,22 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
     def load_state(self, data: Mapping[str, Any]) -> StateT: ...
     def dump_move(self, move: MoveT) -> dict[str, Any]: ...
     def params_of(self, state: StateT) -> ParamsT: ...
+    def deadline(self, state: StateT) -> int | None:
+        """The ``at_ms`` from which ``tick`` would end the game by itself (a clock run
+        out), or None: the server watches games past this moment and ticks them."""
+        ...
+
+    def rating_pool(self, params: ParamsT) -> str | None:
+        """The rating pool a two-player game with these params counts in, or None."""
+        ...
+
     def seats(self, params: ParamsT) -> list[SeatKind]:
         """One entry per seat, in seat order."""
+        ...
+
+    def costly_setup(self, params: ParamsT) -> bool:
+        """True when ``new_game`` or ``load_state`` may take long for these params
+        (building a large board): the server then runs them off its event loop."""
         ...
 
     def to_move(self, state: StateT) -> int | None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.core.protocol import BadParams, Event, IllegalMove, Outcome, RecordEntry, SeatKind
+from engines.core.base import BaseEngine
+from engines.core.errors import ErrorCode
+from engines.core.protocol import BadParams, Event, Outcome, RecordEntry
 from engines.pairs import numbering, rules
 from engines.pairs import params as params_module
 from engines.pairs import state as state_module
@@ -15,9 +17,8 @@ from engines.pairs.state import State
 from engines.pairs.view import view
 
 
-class PairsEngine:
+class PairsEngine(BaseEngine[Params, State, Move]):
     name = "pairs"
-    view_by_seat = False
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, **params_module.catalog()}
@@ -67,24 +68,12 @@ class PairsEngine:
     def dump_move(self, move: Move) -> dict[str, Any]:
         return dump_move(move)
 
-    def params_of(self, state: State) -> Params:
-        return state.params
-
-    def seats(self, params: Params) -> list[SeatKind]:
-        return [SeatKind.OWNER]
-
-    def to_move(self, state: State) -> int | None:
-        return None if state.over else 0
-
-    def computer_move(self, state: State) -> Move:
-        raise IllegalMove("no_computer", "Pairs has no computer seat")
-
     def record(self, state: State) -> RecordEntry | None:
         """Both endings count (a timed game that runs out is not a loss)."""
         if not state.over:
             return None
         return RecordEntry(
-            key=f"{state.params.size}/{state.params.mode}",
+            key=state.params.record_key,
             score=state.score,
             time_ms=state.clock.elapsed_ms,
             extra={
@@ -99,12 +88,9 @@ class PairsEngine:
     def daily_params(self, raw: Mapping[str, Any]) -> Params | None:
         """The daily board is Classic; ``raw`` may choose the mode (calm by default)."""
         if not isinstance(raw, Mapping):
-            raise BadParams("bad_params", "params must be a JSON object")
+            raise BadParams(ErrorCode.BAD_PARAMS, "params must be a JSON object")
         mode = params_module.parse_params({"mode": raw.get("mode", DEFAULT_MODE)}).mode
         return Params(size="classic", mode=mode)
-
-    def daily_once(self, params: Params) -> bool:
-        return False
 
 
 ENGINE = PairsEngine()

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from engines.core.errors import ErrorCode
 from engines.core.protocol import BadMove
 from engines.pairs.grid import Point
 
@@ -27,7 +28,7 @@ class Move:
 
 def parse_move(raw: Mapping[str, Any]) -> Move:
     if not isinstance(raw, Mapping):
-        raise BadMove("bad_move", "a move must be a JSON object with a type")
+        raise BadMove(ErrorCode.BAD_MOVE, "a move must be a JSON object with a type")
     kind = raw.get("type")
     if kind == "pair":
         return Move("pair", _parse_cell(raw, "a"), _parse_cell(raw, "b"))
@@ -35,7 +36,7 @@ def parse_move(raw: Mapping[str, Any]) -> Move:
         if kind == simple:
             return Move(simple)
     raise BadMove(
-        "unknown_move",
+        ErrorCode.UNKNOWN_MOVE,
         f"move type must be one of pair, {', '.join(SIMPLE_KINDS)}; got {repr(kind)[:40]}",
     )
 
@@ -55,4 +56,4 @@ def _parse_cell(raw: Mapping[str, Any], key: str) -> Point:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         return (value[0], value[1])
-    raise BadMove("bad_cell", f"{key!r} must be a cell [row, col] of two integers")
+    raise BadMove(ErrorCode.BAD_CELL, f"{key!r} must be a cell [row, col] of two integers")

@@ -6,6 +6,7 @@ board in calm and timed mode (that is how "restart this board in calm mode" work
 
 from __future__ import annotations
 
+from engines.core.errors import ErrorCode
 from engines.core.numbers import format_number, parse_number
 from engines.core.protocol import BadParams
 from engines.pairs.params import DEFAULT_MODE, SIZE_BY_LETTER, Params
@@ -20,7 +21,7 @@ def from_number(text: str) -> tuple[Params, int]:
     spec = SIZE_BY_LETTER.get(letters)
     if spec is None:
         raise BadParams(
-            "bad_number",
+            ErrorCode.BAD_NUMBER,
             f"{letters!r} is not a Pairs size letter: a (beginner), b (classic) or c (long)",
         )
     return Params(size=spec.name, mode=DEFAULT_MODE), seed

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engines.core.errors import ErrorCode
 from engines.core.protocol import BadParams
 
 COLUMNS = 6
@@ -59,11 +60,16 @@ class Params:
     def timed(self) -> bool:
         return self.mode == "timed"
 
+    @property
+    def record_key(self) -> str:
+        """Records are kept per size and mode."""
+        return f"{self.size}/{self.mode}"
+
 
 def parse_params(raw: Mapping[str, Any]) -> Params:
     """Strictly validate ``{"size": ..., "mode": ...}``; both optional, other keys ignored."""
     if not isinstance(raw, Mapping):
-        raise BadParams("bad_params", "params must be a JSON object")
+        raise BadParams(ErrorCode.BAD_PARAMS, "params must be a JSON object")
     size = raw.get("size", DEFAULT_SIZE)
     if not isinstance(size, str) or size not in SIZES:
         raise BadParams(
@@ -71,7 +77,9 @@ def parse_params(raw: Mapping[str, Any]) -> Params:
         )
     mode = raw.get("mode", DEFAULT_MODE)
     if not isinstance(mode, str) or mode not in MODES:
-        raise BadParams("bad_mode", f"mode must be one of {', '.join(MODES)}; got {_show(mode)}")
+        raise BadParams(
+            ErrorCode.BAD_MODE, f"mode must be one of {', '.join(MODES)}; got {_show(mode)}"
+        )
     return Params(size=size, mode=mode)
 
 
@@ -101,5 +109,9 @@ def catalog() -> dict[str, Any]:
                 "timed_cap_ms": spec.timed_cap_ms,
             }
             for spec in SIZES.values()
+        },
+        # The records table: one row per size, one column per mode, each cell's key.
+        "record_keys": {
+            size: {mode: Params(size, mode).record_key for mode in MODES} for size in SIZES
         },
     }

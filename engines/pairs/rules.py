@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from engines.core.errors import ErrorCode
 from engines.core.numbers import check_seed
-from engines.core.protocol import Event, IllegalMove
+from engines.core.protocol import BadMove, Event, IllegalMove
 from engines.core.rng import Rng
 from engines.pairs.clock import Clock
 from engines.pairs.generator import new_board, reshuffle
@@ -50,13 +51,13 @@ def new_game(params: Params, seed: int) -> State:
 
 def apply(state: State, move: Move, at_ms: int, seat: int = 0) -> tuple[State, list[Event]]:
     if seat != 0:
-        raise IllegalMove("not_your_seat", "Pairs has one seat, seat 0")
+        raise IllegalMove(ErrorCode.NOT_YOUR_SEAT, "Pairs has one seat, seat 0")
     if state.over:
-        raise IllegalMove("game_over", "the game is over")
+        raise IllegalMove(ErrorCode.GAME_OVER, "the game is over")
     clock = state.clock
     remaining = clock.remaining_at(at_ms)
     if remaining is not None and remaining <= 0:
-        raise IllegalMove("time_up", "the time has run out; the game ends on the next tick")
+        raise IllegalMove(ErrorCode.TIME_UP, "the time has run out; the game ends on the next tick")
     if move.kind == "pause":
         if clock.paused:
             raise IllegalMove("already_paused", "the game is already paused")
@@ -72,7 +73,9 @@ def apply(state: State, move: Move, at_ms: int, seat: int = 0) -> tuple[State, l
         return _remove_pair(state, move.a, move.b, at_ms)
     if move.kind == "hint":
         return _hint(state)
-    return _manual_shuffle(state)
+    if move.kind == "shuffle":
+        return _manual_shuffle(state)
+    raise BadMove(ErrorCode.UNKNOWN_MOVE, f"not a Pairs move: {move!r:.60}")
 
 
 def tick(state: State, at_ms: int) -> tuple[State, list[Event]]:
@@ -209,5 +212,7 @@ def _over_event(state: State) -> Event:
 def _index(grid: Grid, cell: Point) -> int:
     row, col = cell
     if not (0 <= row < grid.rows and 0 <= col < grid.cols):
-        raise IllegalMove("out_of_board", "that cell is not on the board", {"cell": list(cell)})
+        raise IllegalMove(
+            ErrorCode.OUT_OF_BOARD, "that cell is not on the board", {"cell": list(cell)}
+        )
     return row * grid.cols + col

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engines.core.errors import ErrorCode
 from engines.core.protocol import BadParams
 from engines.pairs.clock import Clock
 from engines.pairs.grid import EMPTY, Grid, grid_for
@@ -118,7 +119,7 @@ def load_state(data: Mapping[str, Any]) -> State:
             bonus=_int(data["bonus"]),
         )
     except (KeyError, IndexError, TypeError, ValueError) as error:
-        raise BadParams("bad_state", f"not a Pairs snapshot ({error})") from None
+        raise BadParams(ErrorCode.BAD_STATE, f"not a Pairs snapshot ({error})") from None
 
 
 def _int(value: Any) -> int:

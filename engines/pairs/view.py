@@ -25,6 +25,8 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
     running = not clock.paused and not state.over
     tiles = state.tiles
     return {
+        "record_key": params.record_key,
+        "counts_for_record": True,
         "tiles": [
             [None if tile == EMPTY else tile for tile in tiles[row * cols : (row + 1) * cols]]
             for row in range(grid.rows)

@@ -18,10 +18,9 @@ keeps the last few, so a server process or a search does not recompute them.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain
-from math import asin, atan2, isqrt, tau
+from math import asin, atan2, tau
 
 from engines.core.bits import bits
 from engines.triangles.field import FIELDS, FieldShape, place_stars
@@ -83,17 +82,6 @@ class Board:
     def generate(cls, shape: FieldShape, count: int, seed: int) -> Board:
         stars, spacing = place_stars(shape, count, seed)
         return cls(stars, shape.width, shape.height, shape.tolerance, spacing)
-
-    @classmethod
-    def from_stars(cls, stars: Sequence[Point], width: int, height: int, tolerance: int) -> Board:
-        """A hand-made field (tests, worked examples); stars must be distinct."""
-        points = tuple((int(x), int(y)) for x, y in stars)
-        closest2 = min(
-            (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2
-            for i, p in enumerate(points)
-            for q in points[i + 1 :]
-        )
-        return cls(points, width, height, tolerance, isqrt(closest2))
 
     def key(self, a: int, b: int) -> int:
         return pair_key(a, b, self.count)

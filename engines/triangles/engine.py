@@ -5,18 +5,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.core.protocol import Event, IllegalMove, Outcome, RecordEntry, SeatKind
+from engines.core.base import BaseEngine
+from engines.core.errors import ErrorCode
+from engines.core.protocol import BadMove, Event, IllegalMove, Outcome, SeatKind
 from engines.core.rng import Rng
 from engines.triangles import ai, params, rules
-from engines.triangles.moves import Line, Move, Resign, dump_move, parse_move
+from engines.triangles.clock import CONTROLS, LAG_MS
+from engines.triangles.moves import Claim, Line, Move, Resign, dump_move, parse_move
 from engines.triangles.params import COMPUTER_LEVELS, Params
 from engines.triangles.state import State, dump_state, load_state
 from engines.triangles.tactics import Tactics
 
+COSTLY_STARS = 60  # boards this large are built off the server's event loop
 
-class TrianglesEngine:
+
+class TrianglesEngine(BaseEngine[Params, State, Move]):
+    """Two seats, no record table, no daily board. ``tick`` ends a game whose clock of
+    the seat to move has run out (time controls, ``clock.py``); an absent player without
+    a clock is still beaten only by a claim, which is a move."""
+
     name = "triangles"
-    view_by_seat = False
+    claim_after_ms: int | None = rules.CLAIM_AFTER_MS
+
+    def costly_setup(self, params: Params) -> bool:
+        """A board's geometry: a few ms for 24 stars, up to 200 ms for 180."""
+        return params.stars >= COSTLY_STARS
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, **params.catalog()}
@@ -37,10 +50,18 @@ class TrianglesEngine:
             return rules.draw_line(state, move.a, move.b, seat, at_ms)
         if isinstance(move, Resign):
             return rules.resign(state, seat, at_ms)
-        return rules.claim(state, seat, at_ms)
+        if isinstance(move, Claim):
+            return rules.claim(state, seat, at_ms)
+        raise BadMove(ErrorCode.UNKNOWN_MOVE, f"not a Triangles move: {move!r:.60}")
 
     def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
-        return state, []  # nothing ends by the clock alone; an absent player is claimed
+        return rules.tick(state, at_ms)
+
+    def deadline(self, state: State) -> int | None:
+        return rules.deadline(state)
+
+    def rating_pool(self, params_: Params) -> str | None:
+        return params.rating_pool(params_)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         board = state.board
@@ -57,6 +78,8 @@ class TrianglesEngine:
             "field": state.params.field,
             "again": state.params.again,
             "opponent": state.params.opponent,
+            "kind": params.kind_of(state.params.opponent),
+            "computer_seat": 1 if state.params.opponent in COMPUTER_LEVELS else None,
             "tolerance": board.tolerance,
             "last": list(last) if last else None,
             "winner": state.winner,
@@ -64,6 +87,7 @@ class TrianglesEngine:
             "turn_started_ms": state.turn_started_ms,
             "claim_after_ms": rules.CLAIM_AFTER_MS,
             "remaining": state.live.bit_count(),
+            "clock": clock_view(state),
         }  # the same for every seat and for spectators: nothing in Triangles is hidden
 
     def outcome(self, state: State) -> Outcome | None:
@@ -87,9 +111,6 @@ class TrianglesEngine:
     def dump_move(self, move: Move) -> dict[str, Any]:
         return dump_move(move)
 
-    def params_of(self, state: State) -> Params:
-        return state.params
-
     def seats(self, params_: Params) -> list[SeatKind]:
         if params_.opponent == "human":
             return [SeatKind.OWNER, SeatKind.OWNER]
@@ -104,20 +125,33 @@ class TrianglesEngine:
         """The computer's line for the seat to move, at the level of ``opponent``
         (medium when the game has no computer seat)."""
         if state.over:
-            raise IllegalMove("game_over", "the game is over")
+            raise IllegalMove(ErrorCode.GAME_OVER, "the game is over")
         level = state.params.opponent if state.params.opponent in COMPUTER_LEVELS else "medium"
         rng = Rng.from_seed(state.seed, f"triangles-ai:{len(state.lines)}")
         a, b = ai.LEVELS[level](Tactics.of(state.position()), rng, state.params.again)
         return Line(a, b)
 
-    def record(self, state: State) -> RecordEntry | None:
-        return None
 
-    def daily_params(self, raw: Mapping[str, Any]) -> Params | None:
+def clock_view(state: State) -> dict[str, Any] | None:
+    """The clocks as of ``since_ms`` (the view's moment: when the current turn began, or
+    the end): ``left_ms`` per seat, the seat whose clock ``running`` (None once over),
+    and ``deadline_ms``, when the running clock reaches zero (the server flags it then).
+    The page counts down to ``deadline_ms``, never above ``left_ms[running]``: between
+    the two lies the turn's free ``lag_ms``."""
+    control = CONTROLS[state.params.clock]
+    if control is None or state.clocks is None:
         return None
-
-    def daily_once(self, params_: Params) -> bool:
-        return False
+    return {
+        "control": control.name,
+        "initial_ms": control.initial_ms,
+        "increment_ms": control.increment_ms,
+        "per_move": control.per_move,
+        "left_ms": list(state.clocks),
+        "since_ms": state.last_ms if state.over else state.turn_started_ms,
+        "running": None if state.over else state.turn,
+        "deadline_ms": rules.deadline(state),
+        "lag_ms": LAG_MS,
+    }
 
 
 ENGINE = TrianglesEngine()

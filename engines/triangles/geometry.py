@@ -49,18 +49,3 @@ def passes_near(a: Point, b: Point, p: Point, tolerance: int) -> bool:
     cross = dx * ey - dy * ex
     return cross * cross <= limit2 * length2
 
-
-def strictly_inside(a: Point, b: Point, c: Point, p: Point) -> bool:
-    """True when p lies strictly inside the (non-degenerate) triangle abc."""
-    o1 = orient(a, b, p)
-    o2 = orient(b, c, p)
-    o3 = orient(c, a, p)
-    return (o1 > 0 and o2 > 0 and o3 > 0) or (o1 < 0 and o2 < 0 and o3 < 0)
-
-
-def inside_or_on(a: Point, b: Point, c: Point, p: Point) -> bool:
-    """True when p lies inside the triangle abc or on one of its sides."""
-    o1 = orient(a, b, p)
-    o2 = orient(b, c, p)
-    o3 = orient(c, a, p)
-    return (o1 >= 0 and o2 >= 0 and o3 >= 0) or (o1 <= 0 and o2 <= 0 and o3 <= 0)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engines.core.errors import ErrorCode
 from engines.core.protocol import BadMove
 
 
@@ -30,7 +31,7 @@ Move = Line | Resign | Claim
 
 def parse_move(raw: Mapping[str, Any]) -> Move:
     if not isinstance(raw, Mapping):
-        raise BadMove("bad_move", "a move must be a JSON object")
+        raise BadMove(ErrorCode.BAD_MOVE, "a move must be a JSON object")
     kind = raw.get("type")
     if kind == "line":
         ends = []
@@ -44,7 +45,7 @@ def parse_move(raw: Mapping[str, Any]) -> Move:
         return Resign()
     if kind == "claim":
         return Claim()
-    raise BadMove("bad_move_type", "a Triangles move has type line, resign or claim")
+    raise BadMove(ErrorCode.UNKNOWN_MOVE, "a Triangles move has type line, resign or claim")
 
 
 def dump_move(move: Move) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Game params: the field, the star count, the "move again" option and the opponent."""
+"""Game params: the field, the star count, the "move again" option, the opponent and the
+time control."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engines.core.errors import ErrorCode
 from engines.core.numbers import format_number, parse_number
 from engines.core.protocol import BadParams
+from engines.triangles.clock import CONTROLS
 from engines.triangles.field import FIELDS
 
 OPPONENTS = ("human", "easy", "medium", "hard", "online")
@@ -21,11 +24,13 @@ class Params:
     stars: int = 24
     again: bool = False
     opponent: str = "medium"
+    clock: str = "none"  # a key of clock.CONTROLS
+    rated: bool = False  # online games with a clock only: counted in the rating pools
 
 
 def parse_params(raw: Mapping[str, Any]) -> Params:
     if not isinstance(raw, Mapping):
-        raise BadParams("bad_params", "params must be a JSON object")
+        raise BadParams(ErrorCode.BAD_PARAMS, "params must be a JSON object")
     field = raw.get("field", "phone")
     if not isinstance(field, str) or field not in FIELDS:
         raise BadParams("bad_field", f"field must be one of {', '.join(FIELDS)}")
@@ -40,7 +45,15 @@ def parse_params(raw: Mapping[str, Any]) -> Params:
     opponent = raw.get("opponent", "medium")
     if not isinstance(opponent, str) or opponent not in OPPONENTS:
         raise BadParams("bad_opponent", f"opponent must be one of {', '.join(OPPONENTS)}")
-    return Params(field, stars, again, opponent)
+    clock = raw.get("clock", "none")
+    if not isinstance(clock, str) or clock not in CONTROLS:
+        raise BadParams("bad_clock", f"clock must be one of {', '.join(CONTROLS)}")
+    rated = raw.get("rated", False)
+    if not isinstance(rated, bool):
+        raise BadParams("bad_rated", "rated must be true or false")
+    if rated and (opponent != "online" or clock == "none"):
+        raise BadParams("bad_rated", "only online games with a clock can be rated")
+    return Params(field, stars, again, opponent, clock, rated)
 
 
 def dump_params(params: Params) -> dict[str, Any]:
@@ -49,6 +62,8 @@ def dump_params(params: Params) -> dict[str, Any]:
         "stars": params.stars,
         "again": params.again,
         "opponent": params.opponent,
+        "clock": params.clock,
+        "rated": params.rated,
     }
 
 
@@ -65,7 +80,18 @@ def from_number(text: str) -> tuple[Params, int]:
         if letters in shape.letters:
             count = shape.counts[shape.letters.index(letters)]
             return Params(field=shape.name, stars=count), seed
-    raise BadParams("bad_number", f"unknown Triangles board letter {letters!r} (a–f)")
+    raise BadParams(ErrorCode.BAD_NUMBER, f"unknown Triangles board letter {letters!r} (a–f)")
+
+
+def rating_pool(params: Params) -> str | None:
+    """The rating pool a game counts in (its clock's category), or None: unrated."""
+    control = CONTROLS[params.clock]
+    return control.category if params.rated and control is not None else None
+
+
+def kind_of(opponent: str) -> str:
+    """How a game is played: "computer" (a level), "human" (one device) or "online"."""
+    return "computer" if opponent in COMPUTER_LEVELS else opponent
 
 
 def catalog() -> dict[str, Any]:
@@ -81,7 +107,23 @@ def catalog() -> dict[str, Any]:
             },
             "again": {"choices": [False, True], "default": False},
             "opponent": {"choices": list(OPPONENTS), "default": "medium"},
+            "clock": {"choices": list(CONTROLS), "default": "none", "for": ["online"]},
+            "rated": {"choices": [False, True], "default": False, "for": ["online"]},
         },
+        "clocks": {
+            name: None
+            if control is None
+            else {
+                "initial_ms": control.initial_ms,
+                "increment_ms": control.increment_ms,
+                "per_move": control.per_move,
+                "category": control.category,
+            }
+            for name, control in CONTROLS.items()
+        },
+        "levels": list(COMPUTER_LEVELS),
+        "computer_seat": 1,
+        "kinds": {opponent: kind_of(opponent) for opponent in OPPONENTS},
         "fields": {
             name: {
                 "width": shape.width,

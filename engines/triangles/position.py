@@ -103,12 +103,8 @@ class Position:
     def legal_count(self) -> int:
         return sum(mask.bit_count() for mask in self.alive) // 2
 
-    def legal_lines(self) -> list[tuple[int, int]]:
-        """Every legal line (a < b), in index order."""
-        return [(p, q) for p, mask in enumerate(self.alive) for q in bits(mask >> p << p)]
-
     def nth_legal(self, index: int) -> tuple[int, int]:
-        """The ``index``-th legal line in the order of ``legal_lines`` (no list built)."""
+        """The ``index``-th legal line ``(a, b)``, a < b, ordered by a then b."""
         for p, mask in enumerate(self.alive):
             upper = mask >> p << p
             count = upper.bit_count()

@@ -1,10 +1,13 @@
-"""The rules: drawing a line, scoring, turns, the end, resigning and claiming."""
+"""The rules: drawing a line, scoring, turns, the end, resigning, claiming and the
+flag (a clock run out; the arithmetic is in ``clock.py``)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from engines.core.errors import ErrorCode
 from engines.core.protocol import Event, IllegalMove, Outcome
+from engines.triangles import clock
 from engines.triangles.board import Board, get_board
 from engines.triangles.geometry import passes_near, segments_cross
 from engines.triangles.params import Params
@@ -30,6 +33,7 @@ def new_state(params: Params, seed: int, board: Board | None = None) -> State:
         last_ms=0,
         result="no_triangles" if position.over else None,
         winner=None,
+        clocks=clock.start(clock.CONTROLS[params.clock]),
         board=board,
         **position_fields(position),
     )
@@ -52,9 +56,9 @@ def over_event(state: State) -> Event:
 
 
 def draw_line(state: State, a: int, b: int, seat: int, at_ms: int) -> tuple[State, list[Event]]:
-    _check_playing(state)
+    _check_playing(state, at_ms)
     if seat != state.turn:
-        raise IllegalMove("not_your_turn", "it is not your turn", {"turn": state.turn})
+        raise IllegalMove(ErrorCode.NOT_YOUR_TURN, "it is not your turn", {"turn": state.turn})
     board = state.board
     for star in (a, b):
         if not 0 <= star < board.count:
@@ -67,15 +71,21 @@ def draw_line(state: State, a: int, b: int, seat: int, at_ms: int) -> tuple[Stat
     completed = position.draw(a, b)
     events: list[Event] = [{"type": "line", "a": a, "b": b, "seat": seat}]
     triangles = list(state.triangles)
+    scores = list(state.scores)
     for index in completed:
         p, q, r = board.triangles[index]
         triangles.append((p, q, r, seat))
-        events.append({"type": "triangle", "a": p, "b": q, "c": r, "seat": seat})
-    scores = list(state.scores)
-    scores[seat] += len(completed)
+        scores[seat] += 1  # the running score: the page shows it as each triangle fills
+        events.append(
+            {"type": "triangle", "a": p, "b": q, "c": r, "seat": seat, "scores": list(scores)}
+        )
     score_pair = (scores[0], scores[1])
     over = position.over
     turn = seat if (completed and state.params.again) else (seat + 1) % SEATS
+    control = clock.CONTROLS[state.params.clock]
+    clocks = state.clocks
+    if control is not None and clocks is not None:
+        clocks = clock.after_line(control, clocks, seat, state.turn_started_ms, at_ms)
     new = replace(
         state,
         lines=(*state.lines, (a, b, seat)),
@@ -86,22 +96,30 @@ def draw_line(state: State, a: int, b: int, seat: int, at_ms: int) -> tuple[Stat
         last_ms=at_ms,
         result="no_triangles" if over else None,
         winner=leader(score_pair) if over else None,
+        clocks=clocks,
         **position_fields(position),
     )
-    events.append(over_event(new) if over else {"type": "turn", "seat": turn})
+    again = bool(completed) and turn == seat  # closed a triangle and draws again
+    events.append(over_event(new) if over else {"type": "turn", "seat": turn, "again": again})
     return new, events
 
 
 def resign(state: State, seat: int, at_ms: int) -> tuple[State, list[Event]]:
-    _check_playing(state)
+    _check_playing(state, at_ms)
     _check_seat(seat)
-    new = replace(state, result="resigned", winner=(seat + 1) % SEATS, last_ms=at_ms)
+    new = replace(
+        state,
+        result="resigned",
+        winner=(seat + 1) % SEATS,
+        last_ms=at_ms,
+        clocks=_settled(state, at_ms),
+    )
     return new, [over_event(new)]
 
 
 def claim(state: State, seat: int, at_ms: int) -> tuple[State, list[Event]]:
     """The seat not to move wins when the one to move has been silent for a minute."""
-    _check_playing(state)
+    _check_playing(state, at_ms)
     _check_seat(seat)
     if seat == state.turn:
         raise IllegalMove("your_turn", "it is your turn: there is nothing to claim")
@@ -112,8 +130,46 @@ def claim(state: State, seat: int, at_ms: int) -> tuple[State, list[Event]]:
             "you can claim the win after your opponent has not moved for a minute",
             {"wait_ms": CLAIM_AFTER_MS - waited},
         )
-    new = replace(state, result="claimed", winner=seat, last_ms=at_ms)
+    new = replace(
+        state, result="claimed", winner=seat, last_ms=at_ms, clocks=_settled(state, at_ms)
+    )
     return new, [over_event(new)]
+
+
+def tick(state: State, at_ms: int) -> tuple[State, list[Event]]:
+    """The flag: once the seat to move has used up its time, the game ends on time and
+    the other seat wins, whatever the scores (nothing happens before, or without a clock).
+    """
+    if state.over or not clock.flagged(state.clocks, state.turn, state.turn_started_ms, at_ms):
+        return state, []
+    assert state.clocks is not None
+    new = replace(
+        state,
+        result="time",
+        winner=(state.turn + 1) % SEATS,
+        last_ms=clock.deadline(state.clocks, state.turn, state.turn_started_ms),
+        clocks=clock.run_out(state.clocks, state.turn),
+    )
+    return new, [over_event(new)]
+
+
+def deadline(state: State) -> int | None:
+    """The ``at_ms`` at which ``tick`` will end the game on time, if it can."""
+    if state.over or state.clocks is None:
+        return None
+    return clock.deadline(state.clocks, state.turn, state.turn_started_ms)
+
+
+def clocks_at(state: State, at_ms: int) -> tuple[int, int] | None:
+    """Both seats' time left at ``at_ms`` (frozen once the game is over)."""
+    if state.clocks is None or state.over:
+        return state.clocks
+    return clock.left_at(state.clocks, state.turn, state.turn_started_ms, at_ms)
+
+
+def _settled(state: State, at_ms: int) -> tuple[int, int] | None:
+    """The clocks stopped at ``at_ms`` (a resignation or a claim ends the game)."""
+    return clocks_at(state, at_ms)
 
 
 def outcome(state: State) -> Outcome | None:
@@ -122,14 +178,16 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(state.result, state.scores, state.winner, state.last_ms)
 
 
-def _check_playing(state: State) -> None:
+def _check_playing(state: State, at_ms: int) -> None:
     if state.over:
-        raise IllegalMove("game_over", "the game is over")
+        raise IllegalMove(ErrorCode.GAME_OVER, "the game is over")
+    if clock.flagged(state.clocks, state.turn, state.turn_started_ms, at_ms):
+        raise IllegalMove(ErrorCode.TIME_UP, "the clock has run out: the game is over")
 
 
 def _check_seat(seat: int) -> None:
     if seat not in range(SEATS):
-        raise IllegalMove("bad_seat", f"seat {seat} does not play in Triangles")
+        raise IllegalMove(ErrorCode.NOT_YOUR_SEAT, f"seat {seat} does not play in Triangles")
 
 
 def _check_line(board: Board, position: Position, state: State, a: int, b: int) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engines.core.errors import ErrorCode
 from engines.core.protocol import BadParams
 from engines.triangles.board import Board, get_board
 from engines.triangles.params import Params, dump_params, parse_params
@@ -31,8 +32,9 @@ class State:
     scores: tuple[int, int]
     turn_started_ms: int
     last_ms: int
-    result: str | None  # why the game ended: no_triangles | resigned | claimed
+    result: str | None  # why the game ended: no_triangles | resigned | claimed | time
     winner: int | None
+    clocks: tuple[int, int] | None  # time left per seat as of turn_started_ms (clock.py)
     board: Board = field(compare=False, repr=False)
     drawn: tuple[int, ...] = field(compare=False, repr=False)
     alive: tuple[int, ...] = field(compare=False, repr=False)
@@ -79,6 +81,7 @@ def dump_state(state: State) -> dict[str, Any]:
         "last_ms": state.last_ms,
         "result": state.result,
         "winner": state.winner,
+        "clocks": None if state.clocks is None else list(state.clocks),
     }
 
 
@@ -99,6 +102,7 @@ def load_state(data: Mapping[str, Any]) -> State:
                 raise ValueError(f"line {a}-{b} cannot be drawn")
             position.draw(a, b)
         winner = data["winner"]
+        clocks = data.get("clocks")  # absent in snapshots from before time controls
         return State(
             params=params,
             seed=seed,
@@ -110,8 +114,9 @@ def load_state(data: Mapping[str, Any]) -> State:
             last_ms=int(data["last_ms"]),
             result=None if data["result"] is None else str(data["result"]),
             winner=None if winner is None else int(winner),
+            clocks=None if clocks is None else (int(clocks[0]), int(clocks[1])),
             board=board,
             **position_fields(position),
         )
-    except (KeyError, TypeError, ValueError) as error:
-        raise BadParams("bad_state", f"not a Triangles state: {error}") from None
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise BadParams(ErrorCode.BAD_STATE, f"not a Triangles state: {error}") from None

@@ -102,10 +102,6 @@ class Tactics:
                 unsafe[p] &= ~(1 << q)
                 unsafe[q] &= ~(1 << p)
 
-    def safe_count(self) -> int:
-        alive, unsafe = self.position.alive, self.unsafe
-        return sum((alive[p] & ~unsafe[p]).bit_count() for p in range(len(alive))) // 2
-
     def safe_lines(self) -> list[Line]:
         alive, unsafe = self.position.alive, self.unsafe
         return [(p, q) for p in range(len(alive)) for q in bits((alive[p] & ~unsafe[p]) >> p << p)]

@@ -1,30 +1,42 @@
 /**
  * lobby — the games list (availability and variants from /api/catalog), the daily cards,
- * open online games (/api/open, refreshed every 5 s while the page is visible) and the
- * player's display name (/api/me).
+ * open online games (/api/open, refreshed every 5 s while the page is visible), the
+ * player's display name (/api/me), what the lobby remembers of the player
+ * (lobby/remember.js: unfinished games, today's dailies done, the streak) and quick
+ * pairing ("Play online now", lobby/seek.js).
  */
 
 import { api } from './core/api.js';
+import { initNameForm } from './core/name-form.js';
+import { errorText as wordsFor } from './core/errors.js';
 import { fnv1a32 } from './core/daily.js';
 import { has, lang, t } from './core/i18n.js';
 import { el, toast } from './core/ui.js';
+import { variantParts, variantWords } from './core/variant.js';
+import { remember } from './lobby/remember.js';
+import { initSeek, seekNamed } from './lobby/seek.js';
 
 const OPEN_REFRESH_MS = 5000;
-const NAME_MAX = 24;
 
 /* ---------------------------------------------------------------- catalog -------- */
 
-// The chips of a card: the catalog keys it shows, as i18n keys (untranslated ones are skipped).
-function chipKeys(game, variant, entry) {
-  if (game === 'blocks') {
-    const ruleset = entry.rulesets?.[variant];
-    const modes = ruleset ? Object.keys(ruleset.modes || {}) : [];
-    const keys = modes.length > 1 ? modes.filter((m) => m !== 'daily').map((m) => `games.blocks.mode.${m}`) : [];
-    if (ruleset?.rotation) keys.push('games.blocks.rotation');
+// The chips of a card, as i18n keys (untranslated ones are skipped): a variant's modes and
+// rotation where the catalog has variants (rulesets), else the choices of the parameter the
+// card names (data-chips="…"). No game is named here: a new game needs no lobby edit.
+function chipKeys(game, variant, entry, param) {
+  const ruleset = variant ? entry.rulesets?.[variant] : null;
+  if (ruleset) {
+    const modes = Object.entries(ruleset.modes || {}).filter(([, m]) => !m.daily_once).map(([name]) => name);
+    const keys = modes.length > 1 ? modes.map((m) => `games.${game}.mode.${m}`) : [];
+    if (ruleset.rotation) keys.push(`games.${game}.rotation`);
     return keys;
   }
-  const param = { pairs: 'size', triangles: 'opponent' }[game];
-  return (entry.params?.[param]?.choices || []).map((choice) => `games.${game}.${param}.${choice}`);
+  return param ? (entry.params?.[param]?.choices || []).map((choice) => `games.${game}.${param}.${choice}`) : [];
+}
+
+/** The game whose catalog offers an online opponent (the lobby's challenges). */
+function onlineGame() {
+  return [...(catalog?.values() ?? [])].find((g) => g.params?.opponent?.choices?.includes('online'))?.name ?? null;
 }
 
 let catalog = null;
@@ -39,7 +51,7 @@ async function loadCatalog() {
       markCard(card);
     }
     const create = document.querySelector('[data-create-challenge]');
-    if (create) create.disabled = !catalog.has('triangles');
+    if (create) create.disabled = !onlineGame();
   } catch {
     notice.hidden = false;
   }
@@ -61,7 +73,7 @@ function markCard(card) {
   if (!available) {
     chips.push(el('span', { class: 'badge' }, t('lobby.catalog.soon')));
   } else {
-    for (const key of chipKeys(game, variant, entry)) {
+    for (const key of chipKeys(game, variant, entry, slot.dataset.chips)) {
       if (has(key)) chips.push(el('span', { class: 'chip' }, t(key)));
     }
   }
@@ -95,12 +107,12 @@ function ago(ms) {
   return format.format(-Math.round(seconds / 86400), 'day');
 }
 
+// A challenge in the catalog's words: the game, its variant (see core/variant.js), when.
 function describe(game) {
-  const parts = [];
-  const params = game.params || {};
-  if (game.game !== 'triangles') parts.push(t(`games.${game.game}.title`));
-  if (params.stars) parts.push(t('games.triangles.stars', { n: params.stars }));
-  if (params.field && has(`games.triangles.field.${params.field}`)) parts.push(t(`games.triangles.field.${params.field}`));
+  const entry = catalog?.get(game.game);
+  const parts = [has(`games.${game.game}.title`) ? t(`games.${game.game}.title`) : game.game];
+  const variant = variantWords(game.game, variantParts(game.params, entry), entry);
+  if (variant) parts.push(variant);
   parts.push(ago(game.created_ms));
   return parts.join(' · ');
 }
@@ -176,7 +188,7 @@ async function refreshOpen() {
 
 function errorText(error, prefix) {
   const key = `${prefix}.${error.code}`;
-  return has(key) ? t(key) : error.message || t('common.error.generic');
+  return has(key) ? t(key) : wordsFor(null, error); // the catalog's words, never the server's
 }
 
 list.addEventListener('click', async (event) => {
@@ -203,7 +215,7 @@ document.querySelector('[data-create-challenge]')?.addEventListener('click', asy
   const button = event.currentTarget;
   button.disabled = true;
   try {
-    const game = await api('POST', '/api/games', { game: 'triangles', params: { opponent: 'online' }, public: true });
+    const game = await api('POST', '/api/games', { game: onlineGame(), params: { opponent: 'online' }, public: true });
     toast(t('lobby.open.created'), { kind: 'success' });
     location.assign(`/g/${encodeURIComponent(game.id)}`);
   } catch (error) {
@@ -219,51 +231,21 @@ document.addEventListener('visibilitychange', () => {
 
 /* ---------------------------------------------------------------- name ----------- */
 
-const form = document.getElementById('name-form');
-const input = document.getElementById('name-input');
-const nameError = document.getElementById('name-error');
-
-function showNameError(text) {
-  nameError.textContent = text || '';
-  nameError.hidden = !text;
-  input.setAttribute('aria-invalid', String(Boolean(text)));
-}
-
-async function loadName() {
-  try {
-    const me = await api('GET', '/api/me');
-    if (me?.name && !input.value) input.value = me.name;
-  } catch {
-    /* the field stays empty; saving will report any problem */
-  }
-}
-
-form.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const name = input.value.trim();
-  const length = Array.from(name).length;
-  if (length === 0) return showNameError(t('lobby.name.error.empty'));
-  if (length > NAME_MAX) return showNameError(t('lobby.name.error.long'));
-  const button = form.querySelector('button[type="submit"]');
-  button.disabled = true;
-  try {
-    const me = await api('PUT', '/api/me', { name });
-    input.value = me.name;
-    showNameError('');
-    toast(t('lobby.name.saved'), { kind: 'success' });
+const nameForm = initNameForm({
+  onSaved: (me) => {
+    seekNamed(me?.name);
     refreshOpen();
-  } catch (error) {
-    showNameError(error.status === 422 ? errorText(error, 'lobby.name.error') : error.message);
-  } finally {
-    button.disabled = false;
-  }
+  },
 });
-
-input.addEventListener('input', () => showNameError(''));
 
 document.querySelector('[data-retry-catalog]')?.addEventListener('click', loadCatalog);
 
 showToday();
-loadCatalog();
-loadName();
-refreshOpen();
+nameForm.load().then((me) => seekNamed(me?.name));
+// The open list and the remembered games speak the catalog's words: they come after it
+// (loadCatalog never throws; without a catalog they fall back to plain names).
+loadCatalog().then(() => {
+  initSeek(catalog);
+  refreshOpen();
+  remember(catalog);
+});

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from tests.fixtures.tally import ENGINE as TALLY
+from engines.reference.tally import ENGINE as TALLY
 
 
 @pytest.fixture

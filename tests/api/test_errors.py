@@ -122,7 +122,7 @@ def test_illegal_and_malformed_moves(alice_bob: Any) -> None:
     alice, _ = alice_bob
     game = alice.new_game("tally")
     assert error(alice.move(game["id"], 0, {"type": "add", "n": 9})) == (422, "out_of_range")
-    assert error(alice.move(game["id"], 0, {"type": "jump"})) == (422, "bad_move_type")
+    assert error(alice.move(game["id"], 0, {"type": "jump"})) == (422, "unknown_move")
     assert error(
         alice.post(f"/api/games/{game['id']}/moves", json={"version": "0", "move": {}})
     ) == (
@@ -141,13 +141,24 @@ def test_bad_name(alice_bob: Any) -> None:
 def test_daily_date_far_from_server_date(alice_bob: Any) -> None:
     alice, _ = alice_bob
     assert error(alice.post("/api/games", json={"game": "tally", "daily": "2026-11-25"})) == (
-        400,
+        422,
         "bad_date",
     )
     assert error(alice.post("/api/games", json={"game": "tally", "daily": "yesterday"})) == (
-        400,
+        422,
         "bad_date",
     )
+
+
+@pytest.mark.parametrize("day", ["20261118", "2026-W47-3", "2026W473", "2026-11-1", "2026-1-18"])
+def test_a_daily_date_has_one_spelling(alice_bob: Any, day: str) -> None:
+    # Other ISO spellings of the same day would be other attempts at a one-attempt board.
+    alice, _ = alice_bob
+    assert error(alice.post("/api/games", json={"game": "tally", "daily": day})) == (
+        422,
+        "bad_date",
+    )
+    assert error(alice.get(f"/api/daily/tally?date={day}")) == (422, "bad_date")
 
 
 def test_unknown_route_and_method(client: Any) -> None:

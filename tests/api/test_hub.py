@@ -9,7 +9,8 @@ import os
 import pytest
 import redis.asyncio as aioredis
 
-from app.hub import LocalHub, RedisHub
+from app.hub import RESYNC, LocalHub, RedisHub, redis_client
+from app.wire import CancelledFrame
 
 REDIS_URL = os.environ.get("REDIS_URL")
 
@@ -17,8 +18,8 @@ REDIS_URL = os.environ.get("REDIS_URL")
 async def test_local_hub_delivers_to_watchers_of_that_game_only() -> None:
     hub = LocalHub()
     async with hub.watch("g1") as first, hub.watch("g2") as other:
-        await hub.publish("g1", {"type": "move", "version": 1})
-        assert await asyncio.wait_for(first.get(), 1) == {"type": "move", "version": 1}
+        await hub.publish("g1", CancelledFrame(version=1))
+        assert await asyncio.wait_for(first.get(), 1) == CancelledFrame(version=1)
         assert other.empty()
     assert hub.subscribers.queues == {}
 
@@ -27,7 +28,7 @@ async def test_a_watcher_that_falls_far_behind_is_told_to_reconnect() -> None:
     hub = LocalHub()
     async with hub.watch("g") as queue:
         for version in range(1000):
-            await hub.publish("g", {"type": "move", "version": version})
+            await hub.publish("g", CancelledFrame(version=version))
         assert queue.get_nowait() is None
 
 
@@ -36,26 +37,35 @@ async def test_redis_hub_reconnects_after_the_connection_drops(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     assert REDIS_URL
-    hub = RedisHub(REDIS_URL)
+    redis = redis_client(REDIS_URL)
+    hub, other = RedisHub(redis), RedisHub(redis)  # two processes' hubs
     await hub.start()
+    await other.start()
     admin = aioredis.Redis.from_url(REDIS_URL)
     try:
         async with hub.watch("drop-test") as queue:
-            await hub.publish("drop-test", {"n": 1})
-            assert await asyncio.wait_for(queue.get(), 5) == {"n": 1}
+            await other.publish("drop-test", CancelledFrame(version=1))
+            assert await asyncio.wait_for(queue.get(), 5) == CancelledFrame(version=1)
+            await hub.publish("drop-test", CancelledFrame(version=2))  # its own: once
+            assert await asyncio.wait_for(queue.get(), 5) == CancelledFrame(version=2)
             with caplog.at_level(logging.WARNING, logger="app.hub"):
                 killed = await admin.client_kill_filter(_type="pubsub")
                 assert killed >= 1
                 for _ in range(100):  # wait until the hub is subscribed again
                     await asyncio.sleep(0.05)
                     channels = await admin.pubsub_channels("game:drop-test")
-                    if channels and hub._connected.is_set():
+                    if channels and hub._connected.is_set() and other._connected.is_set():
                         break
-                await hub.publish("drop-test", {"n": 2})
-                assert await asyncio.wait_for(queue.get(), 5) == {"n": 2}
+                # Messages may have been lost meanwhile: watchers are told to resync.
+                assert await asyncio.wait_for(queue.get(), 5) is RESYNC
+                await other.publish("drop-test", CancelledFrame(version=3))
+                assert await asyncio.wait_for(queue.get(), 5) == CancelledFrame(version=3)
+            assert queue.empty()
             messages = [r.getMessage() for r in caplog.records]
             assert any("connection lost" in m for m in messages)
             assert any("reconnected" in m for m in messages)
     finally:
         await admin.aclose()
         await hub.stop()
+        await other.stop()
+        await redis.aclose()

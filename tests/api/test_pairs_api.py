@@ -130,7 +130,7 @@ def test_create_view_and_number(alice: Any) -> None:
         ({"params": {"mode": "blitz"}}, (400, "bad_mode")),
         ({"number": "41739205-z"}, (400, "bad_number")),
         ({"number": "4173920-b"}, (400, "bad_number")),
-        ({"daily": "29/11/2026"}, (400, "bad_date")),
+        ({"daily": "29/11/2026"}, (422, "bad_date")),
     ],
 )
 def test_create_refusals(alice: Any, body: dict[str, Any], expected: tuple[int, str]) -> None:
@@ -242,7 +242,7 @@ def test_game_over_after_a_cleared_board(alice: Any, clock: FakeClock) -> None:
         {"type": "pause"},
         {"type": "resume"},
     ):
-        assert error(alice.move(game["id"], version, move)) == (422, "game_over")
+        assert error(alice.move(game["id"], version, move)) == (409, "game_over")
 
 
 def test_time_up_the_tick_ends_the_game_first(alice: Any, clock: FakeClock) -> None:
@@ -253,7 +253,7 @@ def test_time_up_the_tick_ends_the_game_first(alice: Any, clock: FakeClock) -> N
     a, b = next_pair(game["view"])
     clock.advance(90_000)
     response = alice.move(game["id"], 0, pair_move(a, b))
-    assert error(response) == (422, "game_over")
+    assert error(response) == (409, "game_over")
     loaded = alice.get(f"/api/games/{game['id']}").json()
     assert loaded["status"] == "over" and loaded["version"] == 1
     assert loaded["view"]["reason"] == "time_up" and loaded["view"]["clock"]["remaining_ms"] == 0
@@ -407,7 +407,7 @@ def test_daily_board_is_classic_from_the_date(alice: Any, offset: int) -> None:
 @pytest.mark.parametrize("offset", [-2, 2, 400])
 def test_daily_board_refuses_dates_far_from_the_servers_day(alice: Any, offset: int) -> None:
     response = alice.post("/api/games", json={"game": "pairs", "daily": utc_day(offset)})
-    assert error(response) == (400, "bad_date")
+    assert error(response) == (422, "bad_date")
 
 
 def test_daily_board_of_honour(alice: Any, bob: Any, clock: FakeClock) -> None:

@@ -1,7 +1,8 @@
-"""The generic REST contract, exercised with the tally fixture engine."""
+"""The generic REST contract, played with the reference engine (engines/reference/tally.py)."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from tests.conftest import FakeClock
@@ -32,6 +33,24 @@ def test_create_load_move_and_log(alice_bob: Any) -> None:
     log = alice.get(f"/api/games/{game['id']}/log").json()
     assert log["moves"] == [{"ply": 1, "seat": 0, "move": {"type": "add", "n": 2}, "at_ms": 0}]
     assert log["number"] == game["number"] and log["seed"] == int(game["number"][:8])
+
+
+def test_the_log_comes_in_pages(alice_bob: Any) -> None:
+    alice, _ = alice_bob
+    game = alice.new_game("tally", params={"opponent": "human", "limit": 50})
+    for version in range(6):
+        assert alice.move(game["id"], version, {"type": "add", "n": 1}).status_code == 200
+    url = f"/api/games/{game['id']}/log"
+    first = alice.get(f"{url}?limit=4").json()
+    assert [m["ply"] for m in first["moves"]] == [1, 2, 3, 4] and first["next"] == 4
+    rest = alice.get(f"{url}?from=4&limit=4").json()
+    assert [m["ply"] for m in rest["moves"]] == [5, 6] and rest["next"] is None
+    whole = alice.get(url).json()
+    assert whole["moves"] == first["moves"] + rest["moves"] and whole["next"] is None
+    for query in ("limit=0", "limit=501", "from=-1", "from=x"):
+        refused = alice.get(f"{url}?{query}")
+        assert refused.status_code == 422, query
+        assert refused.json()["error"]["code"] == "invalid_request"
 
 
 def test_number_reproduces_the_board(alice_bob: Any) -> None:
@@ -130,6 +149,30 @@ def test_cancel_open_game(alice_bob: Any) -> None:
     assert again.status_code == 409 and again.json()["error"]["code"] == "not_waiting"
 
 
+def test_a_cancelled_game_takes_no_seat_and_no_move(alice_bob: Any) -> None:
+    alice, bob = alice_bob
+    game = alice.new_game("tally", params={"opponent": "online"})
+    assert alice.post(f"/api/games/{game['id']}/cancel").status_code == 204
+    join = bob.post(f"/api/games/{game['id']}/join")
+    assert join.status_code == 409 and join.json()["error"]["code"] == "no_free_seat"
+    resign = alice.move(game["id"], 0, {"type": "resign"})
+    assert resign.status_code == 409 and resign.json()["error"]["code"] == "game_cancelled"
+    assert alice.get(f"/api/games/{game['id']}/log").json()["moves"] == []
+
+
+def test_cancel_and_join_racing_never_both_win(alice_bob: Any) -> None:
+    alice, bob = alice_bob
+    for _ in range(12):
+        game = alice.new_game("tally", params={"opponent": "online"})
+        with ThreadPoolExecutor(2) as pool:
+            cancel = pool.submit(alice.post, f"/api/games/{game['id']}/cancel")
+            join = pool.submit(bob.post, f"/api/games/{game['id']}/join")
+        won = [cancel.result().status_code == 204, join.result().status_code == 200]
+        assert won.count(True) == 1, (cancel.result().text, join.result().text)
+        status = alice.get(f"/api/games/{game['id']}").json()["status"]
+        assert status == ("cancelled" if won[0] else "active")
+
+
 def test_daily_once_and_board_of_honour(alice_bob: Any) -> None:
     alice, bob = alice_bob
     today = "2026-11-18"
@@ -172,15 +215,19 @@ def test_rematch_offer_accept_swaps_seats(alice_bob: Any) -> None:
     url = f"/api/games/{game['id']}/rematch"
     early = alice.post(url, json={"action": "accept"})
     assert early.status_code == 409 and early.json()["error"]["code"] == "no_offer"
-    assert alice.post(url, json={"action": "offer"}).json() == {"rematch": {"offered_by": 0}}
+    assert alice.post(url, json={"action": "offer"}).json() == {"rematch": offer(offered_by=0)}
     own = alice.post(url, json={"action": "accept"})
     assert own.status_code == 409 and own.json()["error"]["code"] == "no_offer"
-    assert bob.get(f"/api/games/{game['id']}").json()["rematch"] == {"offered_by": 0}
+    assert bob.get(f"/api/games/{game['id']}").json()["rematch"] == offer(offered_by=0)
     accepted = bob.post(url, json={"action": "accept"}).json()["rematch"]
     new_id = accepted["game_id"]
     assert alice.post(url, json={"action": "offer"}).json()["rematch"]["game_id"] == new_id
     assert bob.get(f"/api/games/{new_id}").json()["seats"] == [0]
     assert alice.get(f"/api/games/{new_id}").json()["seats"] == [1]
+
+
+def offer(**fields: Any) -> dict[str, Any]:
+    return {"offered_by": None, "declined_by": None, "game_id": None, **fields}
 
 
 def test_rematch_refusals(alice_bob: Any, players: Any, client: Any) -> None:
@@ -195,7 +242,7 @@ def test_rematch_refusals(alice_bob: Any, players: Any, client: Any) -> None:
     solo = alice.new_game("tally")
     alone = alice.post(f"/api/games/{solo['id']}/rematch", json={"action": "offer"})
     assert alone.status_code == 409 and alone.json()["error"]["code"] == "no_rematch"
-    assert bob.post(url, json={"action": "decline"}).json() == {"rematch": {"declined_by": 1}}
+    assert bob.post(url, json={"action": "decline"}).json() == {"rematch": offer(declined_by=1)}
 
 
 def test_stats_against_the_computer(alice_bob: Any) -> None:

@@ -146,7 +146,7 @@ def test_every_refused_line_by_code(alice: Any) -> None:
     assert error(alice.move(gid, version, line(-1, 2))) == (422, "no_such_star")
     assert error(alice.move(gid, version, {"type": "line", "a": 1})) == (422, "bad_star")
     assert error(alice.move(gid, version, {"type": "line", "a": True, "b": 2})) == (422, "bad_star")
-    assert error(alice.move(gid, version, {"type": "jump"})) == (422, "bad_move_type")
+    assert error(alice.move(gid, version, {"type": "jump"})) == (422, "unknown_move")
     stale = alice.move(gid, version - 1, line(*legal(view)[0]))
     assert error(stale) == (409, "stale_version")
     assert stale.json()["current"]["version"] == version
@@ -161,9 +161,9 @@ def test_game_over_after_resigning(alice: Any) -> None:
     assert body["events"] == [{"type": "over", "reason": "resigned", "winner": 1, "scores": [0, 0]}]
     assert body["view"]["result"] == "resigned" and body["view"]["turn"] is None
     a, b = legal(body["view"])[0]
-    assert error(alice.move(game["id"], body["version"], line(a, b))) == (422, "game_over")
+    assert error(alice.move(game["id"], body["version"], line(a, b))) == (409, "game_over")
     again = alice.move(game["id"], body["version"], {"type": "resign"})
-    assert error(again) == (422, "game_over")
+    assert error(again) == (409, "game_over")
 
 
 def test_bad_params_and_numbers(alice: Any) -> None:
@@ -188,7 +188,10 @@ def test_a_number_fixes_the_board_and_keeps_the_chosen_opponent(alice: Any) -> N
     )
     assert again["number"] == first["number"] and again["number"].endswith("-e")
     assert again["view"]["stars"] == first["view"]["stars"]
-    assert again["params"] == {"field": "tablet", "stars": 120, "again": True, "opponent": "human"}
+    assert again["params"] == {
+        "field": "tablet", "stars": 120, "again": True, "opponent": "human", "clock": "none",
+        "rated": False,
+    }
 
 
 def test_two_players_on_one_device_play_both_seats(alice: Any) -> None:
@@ -244,7 +247,7 @@ def test_online_seats_turns_and_claims(
     won = alice.move(gid, 1, {"type": "claim"}).json()
     assert won["status"] == "over" and won["view"]["result"] == "claimed"
     assert won["view"]["winner"] == 0
-    assert error(bob.move(gid, won["version"], {"type": "resign"})) == (422, "game_over")
+    assert error(bob.move(gid, won["version"], {"type": "resign"})) == (409, "game_over")
 
 
 def test_online_moves_show_on_every_socket(alice: Any, bob: Any) -> None:

@@ -117,8 +117,21 @@ def desktop(browser: Any, server_url: str) -> Iterator[Any]:
         context.close()
 
 
+SETTLED = """() => document.getAnimations().every(
+    (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)"""
+
+
+def settle(page: Any) -> None:
+    """Wait on page state, not a clock: no finite CSS animation or transition running
+    (looping ones are ignored), then two frames painted."""
+    page.wait_for_function(SETTLED, timeout=15_000)
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def shot(page: Any, name: str, full_page: bool = False) -> Path:
-    """Save a screenshot of ``page`` as artifacts/screenshots/<name>.png."""
+    """Save a screenshot of ``page`` as artifacts/screenshots/<name>.png, once it has
+    settled."""
+    settle(page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)

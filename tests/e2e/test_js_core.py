@@ -1,5 +1,5 @@
-"""The shared browser modules (static/js/core), run in Chromium: the daily seed matches
-engines/core/daily.py, i18n, formatting and the DOM builder."""
+"""The shared browser modules (static/js/core), run in Chromium: the local date and the
+name hash, i18n, formatting and the DOM builder."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engines.core.daily import daily_seed
+from engines.core.daily import fnv1a32
 
 pytestmark = pytest.mark.e2e
 
@@ -28,10 +28,11 @@ def run(page: Any, module: str, body: str, arg: Any = None) -> Any:
     )
 
 
-def test_daily_seed_matches_python(page: Any) -> None:
-    cases = [[game, date] for game in GAMES for date in DATES]
-    seeds = run(page, "daily", "return arg.map(([g, d]) => m.dailySeed(g, d));", cases)
-    assert seeds == [daily_seed(game, date) for game, date in cases]
+def test_local_date_and_name_hash(page: Any) -> None:
+    # fnv1a32 stays in the browser for the lobby's avatar colours (not a rule: no seed).
+    names = [f"{game}:{date}" for game in GAMES for date in DATES]
+    hashes = run(page, "daily", "return arg.map((s) => m.fnv1a32(s));", names)
+    assert hashes == [fnv1a32(name) for name in names]
     today = run(page, "daily", "return m.localDate(new Date(2026, 0, 5, 23, 59));")
     assert today == "2026-01-05"
 

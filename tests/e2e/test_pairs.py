@@ -86,6 +86,10 @@ class PairsPage:
 
     @property
     def version(self) -> int:
+        # no move queued or in flight (a pause or resume changes the version too), and the
+        # board takes taps (after an automatic shuffle it ignores them until the flip ends)
+        expect(self.page.locator("body")).to_have_attribute("data-pending", "0")
+        expect(self.page.locator("#pairs-board")).not_to_have_attribute("data-locked", "true")
         return int(self.page.locator("#pairs").get_attribute("data-version") or 0)
 
     def view(self) -> dict[str, Any]:
@@ -110,8 +114,11 @@ class PairsPage:
 
     def skip_deal(self) -> None:
         """One tap beside the board: during the deal it shows the board at once."""
-        box = self.page.locator("#pairs-board").bounding_box()
+        board = self.page.locator("#pairs-board")
+        box = board.bounding_box()
         self.tap_at(box["x"] + 4, box["y"] + 4)
+        # A tap before the deal began skips nothing: then the deal runs its course.
+        expect(board).to_have_attribute("data-dealing", "false")
 
     def remove(self, a: Cell, b: Cell) -> None:
         before = self.version
@@ -128,7 +135,6 @@ class PairsPage:
             self.remove(*next_pair(view))
             removed += 1
             if shots and removed in shots:
-                self.page.wait_for_timeout(250)  # mid-path
                 shot(self.page, shots[removed])
 
     def assert_clean(self) -> None:
@@ -206,7 +212,6 @@ def test_phone_plays_a_whole_beginner_board_by_tapping(phone: Any, shot: Any) ->
     a, b = next_pair(view)
     pairs.tap(a)
     expect(page.locator("#pairs-live")).to_contain_text(en["games.pairs.selected"].split(":")[0])
-    page.wait_for_timeout(200)
     shot(page, "pairs-phone-selected")
     pairs.tap(a)
     expect(page.locator("#pairs-live")).to_have_text(en["games.pairs.deselected"])
@@ -245,7 +250,6 @@ def test_phone_plays_a_whole_beginner_board_by_tapping(phone: Any, shot: Any) ->
     expect(final.locator(".stat").nth(2)).to_contain_text("18/18")
     expect(final.locator(".pairs-final__best")).to_be_visible()
     expect(final.locator("[data-action=calm]")).to_be_hidden()
-    page.wait_for_timeout(400)
     shot(page, "pairs-phone-final")
     done = pairs.view()
     assert done["over"] and done["reason"] == "cleared" and done["pairs_removed"] == 18
@@ -257,7 +261,9 @@ def test_phone_plays_a_whole_beginner_board_by_tapping(phone: Any, shot: Any) ->
 def test_desktop_plays_a_whole_board_with_the_mouse(desktop: Any, shot: Any) -> None:
     en = words("en")
     pairs = PairsPage(desktop.new_page(), touch=False)
-    pairs.open(prefs={"size": "beginner", "mode": "timed", "highlight": None})
+    # Played pair by pair as the engine finds them, this board shuffles itself after its
+    # 14th pair: the next taps must wait for the flip (the board's data-locked).
+    pairs.open("/play/pairs/86106612-a?mode=timed", prefs={"highlight": None})
     page = pairs.page
     expect(page.locator("#pairs-clock-label")).to_have_text(en["games.pairs.hud.left"])
     expect(page.locator(".pairs-side")).to_be_visible()
@@ -265,12 +271,10 @@ def test_desktop_plays_a_whole_board_with_the_mouse(desktop: Any, shot: Any) -> 
     pairs.skip_deal()
     a, _ = next_pair(pairs.view())
     pairs.tap(a)
-    page.wait_for_timeout(200)
     shot(page, "pairs-desktop-selected")
     pairs.tap(a)
     for _ in range(6):
         pairs.remove(*next_pair(pairs.view()))
-    page.wait_for_timeout(900)
     shot(page, "pairs-desktop-mid-game")
     pairs.play_to_the_end({4: "pairs-desktop-path"}, shot)
     final = page.locator("#pairs-final")
@@ -278,7 +282,6 @@ def test_desktop_plays_a_whole_board_with_the_mouse(desktop: Any, shot: Any) -> 
     view = pairs.view()
     assert view["reason"] == "cleared" and view["bonus"] > 0  # timed: the clock's bonus
     expect(final.locator(".pairs-final__note")).to_contain_text(str(view["bonus"]))
-    page.wait_for_timeout(400)
     shot(page, "pairs-desktop-final")
     # Closing the card leaves the finished board with Results and New game.
     page.keyboard.press("Escape")
@@ -308,7 +311,6 @@ def test_keyboard_hint_shuffle_and_menu_pause(desktop: Any, shot: Any) -> None:
     expect(page.locator("#pairs-status")).to_have_text(en["games.pairs.status.hint"])
     view = pairs.view()
     assert view["hint"] is not None and view["hints"] == 1 and view["score"] == 0
-    page.wait_for_timeout(300)
     shot(page, "pairs-desktop-keyboard-hint")
     page.keyboard.press("s")
     expect(page.locator("#pairs")).to_have_attribute("data-version", "2")
@@ -403,21 +405,73 @@ def test_refusals_speak_the_players_language(browser: Any, server_url: str, shot
             )
             pairs.skip_deal()
             found = refusals(pairs.view())
-            for code in ("no_path", "different_pictures"):
-                a, b = found[code]
-                pairs.tap(a)
-                pairs.tap(b)
-                expect(page.locator("#pairs-status")).to_have_text(
-                    catalog[f"games.pairs.error.{code}"]
-                )
-                # The selection stays on the first tile (another picture takes it over).
-                pairs.tap(b if code == "different_pictures" else a)
-                expect(page.locator("#pairs-live")).to_have_text(catalog["games.pairs.deselected"])
+            a, b = found["no_path"]
+            pairs.tap(a)
+            pairs.tap(b)
+            expect(page.locator("#pairs-status")).to_have_text(catalog["games.pairs.error.no_path"])
+            # The selection stays on the first tile.
+            pairs.tap(a)
+            expect(page.locator("#pairs-live")).to_have_text(catalog["games.pairs.deselected"])
+            # Another picture: the selection simply moves there, silently, with no request.
+            version = pairs.version
+            requests: list[str] = []
+            page.on("request", lambda r, sink=requests: sink.append(r.url))
+            a, b = found["different_pictures"]
+            pairs.tap(a)
+            pairs.tap(b)
+            expect(page.locator("#pairs-live")).to_contain_text(
+                catalog["games.pairs.selected"].split("{")[0].strip()
+            )
+            pairs.tap(b)  # b holds the selection now: a second tap lets it go
+            expect(page.locator("#pairs-live")).to_have_text(catalog["games.pairs.deselected"])
+            assert pairs.version == version and [u for u in requests if "/moves" in u] == []
             fits_without_scrolling(page)
             shot(page, f"pairs-phone-{lang}")
             pairs.assert_clean()
         finally:
             context.close()
+
+
+STATUS_KEYS = ("games.pairs.tip.", "games.pairs.status.", "games.pairs.error.path_blocked",
+               "games.pairs.error.no_path", "games.pairs.error.different_pictures")
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (844, 390), (1280, 800)])
+def test_no_status_line_moves_the_board(browser: Any, server_url: str, viewport: Any) -> None:
+    """A tip or a refusal appearing under the board never moves a tile (it would move
+    under the finger about to tap it) and is never cut off: the status line is a fixed
+    box that holds the longest of them, in every language."""
+    width, height = viewport
+    context = browser.new_context(
+        base_url=server_url, viewport={"width": width, "height": height}, has_touch=True
+    )
+    try:
+        for lang in ("en", "ru", "fr"):
+            page = context.new_page()
+            page.goto(f"/play/pairs?lang={lang}")
+            expect(page.locator("#pairs")).to_have_attribute("data-state", "playing")
+            board = page.locator("#pairs-board")
+            expect(board).to_have_attribute("data-dealing", "false", timeout=10_000)
+            placed = (board.bounding_box(), board.get_attribute("data-geometry"))
+            messages = [v for k, v in words(lang).items() if k.startswith(STATUS_KEYS)]
+            for text in sorted(messages, key=len)[-4:]:
+                box = page.evaluate(
+                    """async (text) => {
+                      const status = document.getElementById('pairs-status');
+                      status.dataset.kind = 'tip';
+                      status.textContent = text;
+                      const frame = () => new Promise((r) => requestAnimationFrame(r));
+                      await frame();
+                      await frame();
+                      return [status.scrollHeight, status.clientHeight];
+                    }""",
+                    text,
+                )
+                assert box[0] <= box[1], (lang, text)
+                assert (board.bounding_box(), board.get_attribute("data-geometry")) == placed
+            page.close()
+    finally:
+        context.close()
 
 
 def test_reduced_motion_shows_the_board_at_once(browser: Any, server_url: str) -> None:

@@ -293,7 +293,6 @@ def test_a_whole_game_against_the_easy_computer(
     if device == "desktop":
         cell = page.locator(f'#tri-stats tr[data-level="easy"] td[data-k="{key}"]')
         expect(cell).to_have_text("1")
-    page.wait_for_timeout(300)  # the dialog's entrance animation
     shot(page, f"triangles-{device}-end")
     final.locator('[data-action="close"]').click()
     expect(page.locator('#tri-controls [data-action="result"]')).to_be_visible()
@@ -354,8 +353,8 @@ def test_thinking_state_then_the_events_in_order(phone: Any, shot: Any) -> None:
     view = fetch(page)["view"]
     a, b = legal_lines(view)[0]
     tap_star(page, view, a, True)
-    tap_star(page, view, b, True)
-    page.wait_for_timeout(200)
+    with page.expect_request("**/api/games/*/moves"):
+        tap_star(page, view, b, True)
     assert len(held) == 1
     expect(page.locator("#tri-status")).to_have_text(EN["common.computer_thinking"])
     expect(page.locator(".tri-player--p2")).to_have_class(re.compile("is-thinking"))
@@ -502,7 +501,6 @@ def test_paper_look_and_back_to_nebula(desktop: Any, shot: Any) -> None:
     page.locator("[data-theme-toggle]").click()  # system → light
     page.locator("[data-theme-toggle]").click()  # light → dark
     expect(html).to_have_class(re.compile("theme-dark"))
-    page.wait_for_timeout(400)  # colour transitions and the toasts
     shot(page, "triangles-desktop-paper-dark")
     page.locator('.tri-side label:has(input[value="nebula"])').click()
     expect(html).to_have_class(re.compile("theme-nebula"))

@@ -76,6 +76,19 @@ def line_by(page: Any, touch: bool, others: list[Any]) -> None:
     assert lines[-1][:2] == [min(a, b), max(a, b)]
 
 
+def seated_match(browser: Any, server_url: str) -> tuple[Any, Any, str]:
+    """Alice (a phone) and Bob (a desktop), named, both seated in a new online game."""
+    alice_ctx = context(browser, server_url, "phone")
+    bob_ctx = context(browser, server_url, "desktop")
+    assert alice_ctx.request.put("/api/me", data={"name": "Alice"}).ok
+    assert bob_ctx.request.put("/api/me", data={"name": "Bob"}).ok
+    created = alice_ctx.request.post(
+        "/api/games", data={"game": "triangles", "params": {"opponent": "online"}}
+    ).json()
+    assert bob_ctx.request.post(f"/api/games/{created['id']}/join").ok
+    return alice_ctx, bob_ctx, created["id"]
+
+
 def chip(page: Any, seat: int) -> Any:
     return page.locator(f".tri-player--p{seat + 1}")
 
@@ -98,7 +111,6 @@ def test_online_match_with_a_spectator_and_a_rematch(
             EN["games.triangles.status.waiting_friend"]
         )
         expect(chip(alice, 1).locator("[data-name]")).to_have_text(EN["games.triangles.seat.open"])
-        alice.wait_for_timeout(300)
         shot(alice, "triangles-online-phone-waiting")
 
         # Whoever opens the link first takes the second seat (after giving a name).
@@ -175,7 +187,6 @@ def test_online_match_with_a_spectator_and_a_rematch(
         expect(bob.locator("#tri-rematch-text")).to_have_text(
             EN["games.triangles.rematch.incoming"].format(name=ALICE)
         )
-        bob.wait_for_timeout(300)
         shot(bob, "triangles-online-desktop-rematch-offer")
         shot(alice, "triangles-online-phone-final")
         bob.locator('#tri-final [data-action="rematch-accept"]').click()
@@ -257,16 +268,8 @@ def test_claim_the_win_when_the_opponent_stays_away(
     browser: Any, server_url: str, shot: Any
 ) -> None:
     """Takes a little over a minute: the server counts the real time away."""
-    alice_ctx = context(browser, server_url, "phone")
-    bob_ctx = context(browser, server_url, "desktop")
+    alice_ctx, bob_ctx, gid = seated_match(browser, server_url)
     try:
-        assert alice_ctx.request.put("/api/me", data={"name": "Alice"}).ok
-        assert bob_ctx.request.put("/api/me", data={"name": "Bob"}).ok
-        created = alice_ctx.request.post(
-            "/api/games", data={"game": "triangles", "params": {"opponent": "online"}}
-        ).json()
-        gid = created["id"]
-        assert bob_ctx.request.post(f"/api/games/{gid}/join").ok
         alice, problems = page_of(alice_ctx, f"/g/{gid}")
         bob, _ = page_of(bob_ctx, f"/g/{gid}")
         expect(chip(alice, 1).locator("[data-sub]")).to_contain_text(

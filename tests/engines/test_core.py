@@ -11,7 +11,7 @@ from engines.core.numbers import format_number, parse_number
 from engines.core.protocol import BadParams, IllegalMove
 from engines.core.replay import replay
 from engines.core.rng import Rng, mix64
-from tests.fixtures.tally import ENGINE as TALLY
+from engines.reference.tally import ENGINE as TALLY
 
 
 def test_splitmix64_reference_sequence() -> None:

@@ -52,7 +52,8 @@ def two_processes(tmp_path: Path) -> Any:
 
 class Player:
     def __init__(self, name: str, base_url: str) -> None:
-        self.cookie = f"{COOKIE}={CookieSigner(SECRET).sign(f'mp-{name}-{os.getpid()}')}"
+        player_id = f"mp-{name}-{os.getpid()}-".ljust(22, "0")[:22]  # the issued form
+        self.cookie = f"{COOKIE}={CookieSigner(SECRET).sign(player_id)}"
         self.base_url = base_url
         self.ws: Any = None
         self.version = 0

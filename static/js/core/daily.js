@@ -1,14 +1,13 @@
 /**
- * daily — the daily board's date and seed, exactly as engines/core/daily.py computes them.
+ * daily — the browser's local calendar date (the server turns it into the daily board) and a
+ * small string hash (the lobby's avatar colours).
  *
  *   localDate(date?)        → "YYYY-MM-DD", the browser's local calendar date (default: now)
  *   fnv1a32(text)           → 32-bit FNV-1a over the UTF-8 bytes of text (unsigned)
- *   dailySeed(game, date?)  → fnv1a32(`${game}:${date}`) % 100000000 (date default: localDate())
  */
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
-const SEED_LIMIT = 100_000_000;
 
 export function localDate(date = new Date()) {
   const pad = (n) => String(n).padStart(2, '0');
@@ -21,8 +20,4 @@ export function fnv1a32(text) {
     hash = Math.imul(hash ^ byte, FNV_PRIME) >>> 0;
   }
   return hash >>> 0;
-}
-
-export function dailySeed(game, date = localDate()) {
-  return fnv1a32(`${game}:${date}`) % SEED_LIMIT;
 }

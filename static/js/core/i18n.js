@@ -1,6 +1,8 @@
 /**
- * i18n — the words of the page, from the catalog the server embeds as
- * <script type="application/json" id="i18n-catalog"> (static/i18n/<lang>.json).
+ * i18n — the words of the page: static/i18n/<lang>.json, the file the page preloads as
+ * <link data-i18n-catalog> (an immutable URL, so a warm visit reads it from the cache).
+ * The module awaits it before it is done, so every module that imports t() runs with the
+ * words in place.
  *
  *   t(key, vars?)            → string; "{name}" slots filled from vars; the key itself if missing
  *   has(key)                 → boolean, true when the catalog has the key
@@ -14,17 +16,20 @@
  * Keys are namespaced: site.*, lobby.*, common.*, games.<game>.*.
  */
 
-let catalog = null;
+async function load() {
+  const link = document.querySelector('link[data-i18n-catalog]');
+  if (!link) return {};
+  try {
+    const answer = await fetch(link.href, { credentials: 'same-origin' });
+    return answer.ok ? await answer.json() : {};
+  } catch {
+    return {}; // no words: t() shows keys rather than the page failing to start
+  }
+}
+
+const catalog = await load();
 
 function messages() {
-  if (catalog === null) {
-    const node = document.getElementById('i18n-catalog');
-    try {
-      catalog = node ? JSON.parse(node.textContent) : {};
-    } catch {
-      catalog = {};
-    }
-  }
   return catalog;
 }
 
@@ -33,7 +38,7 @@ export function lang() {
 }
 
 export function has(key) {
-  return Object.prototype.hasOwnProperty.call(messages(), key);
+  return Object.hasOwn(messages(), key);
 }
 
 export function t(key, vars) {

@@ -39,8 +39,19 @@ export function effectiveTheme() {
   return darkQuery.matches ? 'dark' : 'light';
 }
 
+let probe = null;
+
+/** A custom property's value; a light-dark() colour comes back resolved for the element's
+ *  colour scheme (custom properties are not computed, so a probe element resolves it). */
 export function cssVar(name, el = document.documentElement) {
-  return getComputedStyle(el).getPropertyValue(name).trim();
+  const raw = getComputedStyle(el).getPropertyValue(name).trim();
+  if (!raw.includes('light-dark(')) return raw;
+  probe ??= Object.assign(document.createElement('span'), { hidden: true });
+  probe.style.color = `var(${name})`;
+  (el === document.documentElement ? document.body : el).append(probe);
+  const colour = getComputedStyle(probe).color;
+  probe.remove();
+  return colour;
 }
 
 function apply(theme) {

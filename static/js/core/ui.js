@@ -7,12 +7,15 @@
  *                                   properties such as value/checked/disabled. Children: nodes or
  *                                   strings (always text nodes; never parsed as HTML), arrays, null.
  *   svg(tag, attrs?, ...children) → the same for SVG elements
- *   toast(text, {kind, ms}?)      → shows a toast ("info" | "success" | "error"); returns its element
+ *   toast(text, {kind, ms}?)      → queues a toast ("info" | "success" | "error"), one shown at a
+ *                                   time over the site header; returns its element
  *   openDialog(dialog)            → Promise<returnValue>; showModal(), closes on a backdrop click
  *   closeDialog(dialog, value?)   → closes it with that returnValue
  *   copyLink(url?)                → Promise<boolean>; clipboard (with a fallback), toasts the result
  *   shareLink(url?, title?)       → Web Share API where present, else copyLink
  *   formatTime(ms)                → "m:ss" ("h:mm:ss" from an hour)
+ *   announce(live, text)          says text through an aria-live region (cleared first, so the
+ *                                   same words twice are read twice)
  *   reducedMotion()               → true when the player prefers reduced motion
  *   animate(durationMs, frame)    → Promise; calls frame(t) with t from 0 to 1 on animation frames
  *                                   (frame(1) at once under reduced motion)
@@ -62,19 +65,36 @@ function toastStack() {
   return stack;
 }
 
+const queue = [];
+
+/** One toast at a time, over the site header (never over the score): others wait. */
 export function toast(text, { kind = 'info', ms } = {}) {
-  const stack = toastStack();
   const node = el('div', { class: `toast toast--${kind}` }, text);
   if (kind === 'error') node.setAttribute('role', 'alert');
-  stack.append(node);
-  while (stack.children.length > 3) stack.firstElementChild.remove();
-  const remove = () => {
-    node.classList.add('is-leaving');
-    setTimeout(() => node.remove(), reducedMotion() ? 0 : 220);
-  };
-  setTimeout(remove, ms ?? (kind === 'error' ? 5000 : 2800));
-  node.addEventListener('click', remove);
+  queue.push({ node, ms: ms ?? (kind === 'error' ? 5000 : 2800) });
+  if (queue.length > 4) queue.splice(1, 1); // the oldest waiting one goes
+  if (queue.length === 1) showNext();
   return node;
+}
+
+function showNext() {
+  const entry = queue[0];
+  if (!entry) return;
+  const { node, ms } = entry;
+  toastStack().append(node);
+  let done = false;
+  const remove = () => {
+    if (done) return;
+    done = true;
+    node.classList.add('is-leaving');
+    setTimeout(() => {
+      node.remove();
+      queue.shift();
+      showNext();
+    }, reducedMotion() ? 0 : 220);
+  };
+  setTimeout(remove, queue.length > 1 ? Math.min(ms, 1600) : ms);
+  node.addEventListener('click', remove);
 }
 
 export function openDialog(dialog) {
@@ -147,6 +167,13 @@ export function formatTime(ms) {
 }
 
 const motionQuery = window.matchMedia('(prefers-reduced-motion: reduce)');
+
+export function announce(live, text) {
+  live.textContent = '';
+  requestAnimationFrame(() => {
+    live.textContent = text;
+  });
+}
 
 export function reducedMotion() {
   return motionQuery.matches;

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from engines.blocks import ENGINE
 from engines.blocks import play as loop
-from engines.blocks.geometry import bits
 from engines.blocks.params import Params
 from engines.blocks.rulesets import Ruleset, ruleset_of
 from engines.blocks.state import EMPTY, State
+from engines.core.bits import bits
 from engines.core.protocol import BadMove, BadParams, IllegalMove
 from engines.core.replay import replay
 from engines.core.rng import Rng
@@ -210,7 +210,7 @@ def test_parse_move_accepts_or_refuses_cleanly(raw: dict[str, Any]) -> None:
     try:
         move = ENGINE.parse_move(raw)
     except BadMove as error:
-        assert error.code in ("unknown_move", "bad_piece", "bad_coordinate")
+        assert error.code in ("unknown_move", "bad_piece", "bad_cell")
     else:
         assert ENGINE.parse_move(ENGINE.dump_move(move)) == move
 
@@ -232,6 +232,6 @@ def test_any_placement_is_applied_or_refused_without_change(
             state, _ = ENGINE.apply(state, move, 0)
         except IllegalMove as error:
             assert error.code in (
-                "no_such_piece", "piece_used", "out_of_grid", "occupied", "game_over"
+                "no_such_piece", "piece_used", "out_of_board", "occupied", "game_over"
             )
             assert ENGINE.dump_state(state) == before

@@ -79,7 +79,7 @@ def test_number_letters(params: Params, letters: str) -> None:
 
 @pytest.mark.parametrize(
     ("number", "code"),
-    [("12345678-z", "unknown_variant"), ("12345678-ab", "unknown_variant"),
+    [("12345678-z", "bad_number"), ("12345678-ab", "bad_number"),
      ("1234567-a", "bad_number"), ("12345678", "bad_number"), ("12345678-A", "bad_number")],
 )
 def test_bad_numbers(number: str, code: str) -> None:
@@ -120,9 +120,9 @@ def test_moves_round_trip(raw: dict[str, Any], move: Any) -> None:
         ({"type": "place", "row": 0, "col": 0}, "bad_piece"),
         ({"type": "place", "piece": True, "row": 0, "col": 0}, "bad_piece"),
         ({"type": "place", "piece": 1.0, "row": 0, "col": 0}, "bad_piece"),
-        ({"type": "place", "piece": 0, "row": "1", "col": 0}, "bad_coordinate"),
-        ({"type": "place", "piece": 0, "row": 1, "col": False}, "bad_coordinate"),
-        ({"type": "place", "piece": 0, "row": 1}, "bad_coordinate"),
+        ({"type": "place", "piece": 0, "row": "1", "col": 0}, "bad_cell"),
+        ({"type": "place", "piece": 0, "row": 1, "col": False}, "bad_cell"),
+        ({"type": "place", "piece": 0, "row": 1}, "bad_cell"),
         ({"type": "rotate"}, "bad_piece"),
     ],
 )
@@ -154,7 +154,7 @@ def test_placement_errors() -> None:
     assert illegal(state, {"type": "place", "piece": 1, "row": 0, "col": 0}).code == "piece_used"
     for row, col in ((0, 8), (-1, 0), (10, 0), (0, -1), (9, 9)):
         error = illegal(state, {"type": "place", "piece": 0, "row": row, "col": col})
-        assert error.code == "out_of_grid"
+        assert error.code == "out_of_board"
         assert error.details == {"piece": 0, "row": row, "col": col}
     error = illegal(state, {"type": "place", "piece": 0, "row": 0, "col": 0})
     assert error.code == "occupied" and error.details == {"cells": [[0, 0]]}

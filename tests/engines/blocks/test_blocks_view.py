@@ -21,7 +21,8 @@ FIXED_KEYS = {"grid", "hand", "score", "combo", "over"}
 MORE_KEYS = {
     "ruleset", "mode", "rotation", "rows", "cols", "kinds", "tokens", "can_new_set",
     "can_rotate", "can_continue", "lines_cleared", "best_combo", "placements", "stuck",
-    "combo_label", "clock", "final",
+    "combo_label", "clock", "final", "record_key", "counts_for_record",
+    "counts_lines", "shows_combo",
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
-from triangles_helpers import brute_drawable, brute_scoring_triangles
+from triangles_helpers import board_from_stars, brute_drawable, brute_scoring_triangles
 
 from engines.triangles import ENGINE
 from engines.triangles.board import Board, get_board
@@ -94,25 +94,25 @@ def test_scoring_triangles_match_brute_force(shape: FieldShape, count: int, seed
 def test_triangles_on_a_hand_made_grid_with_collinear_stars() -> None:
     # a 3 × 3 grid: many collinear triples, stars on would-be sides
     stars = [(x, y) for y in (100, 200, 300) for x in (100, 200, 300)]
-    board = Board.from_stars(stars, 400, 400, 0)
+    board = board_from_stars(stars, 400, 400, 0)
     assert set(board.triangles) == brute_scoring_triangles(board)
     assert len(board.triangles) == 32  # the lattice triangles of area 1/2 with no star on them
 
 
 def test_vertical_pairs_and_equal_x_are_handled() -> None:
     stars = [(100, 100), (100, 300), (100, 500), (300, 300), (300, 100), (500, 300)]
-    board = Board.from_stars(stars, 600, 600, 3)
+    board = board_from_stars(stars, 600, 600, 3)
     assert set(board.triangles) == brute_scoring_triangles(board)
 
 
 def test_the_tolerance_must_stay_below_half_the_spacing() -> None:
     with pytest.raises(ValueError):
-        Board.from_stars([(0, 0), (10, 0)], 100, 100, 5)
-    assert Board.from_stars([(0, 0), (10, 0)], 100, 100, 4).drawable == (2, 1)
+        board_from_stars([(0, 0), (10, 0)], 100, 100, 5)
+    assert board_from_stars([(0, 0), (10, 0)], 100, 100, 4).drawable == (2, 1)
 
 
 def test_crossings_list_each_crossed_drawable_line_from_both_ends() -> None:
     stars = [(100, 100), (300, 100), (300, 300), (100, 300)]
-    board = Board.from_stars(stars, 400, 400, 2)
+    board = board_from_stars(stars, 400, 400, 2)
     assert board.crossings(0, 2) == ((1, 1 << 3), (3, 1 << 1))
     assert board.crossings(0, 1) == ()

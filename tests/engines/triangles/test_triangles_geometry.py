@@ -1,14 +1,8 @@
-"""Exact predicates: orientation, proper crossing, passing near a star, insideness."""
+"""Exact predicates: orientation, proper crossing, passing near a star."""
 
 from __future__ import annotations
 
-from engines.triangles.geometry import (
-    inside_or_on,
-    orient,
-    passes_near,
-    segments_cross,
-    strictly_inside,
-)
+from engines.triangles.geometry import orient, passes_near, segments_cross
 
 
 def test_orientation_signs() -> None:
@@ -70,12 +64,3 @@ def test_passes_near_beyond_the_ends_uses_the_end_distance() -> None:
     assert passes_near((0, 0), (100, 0), (103, 0), 3)
     assert passes_near((0, 0), (100, 0), (-2, 2), 3)  # distance √8 < 3 from the start
 
-
-def test_inside_strictly_and_on_sides() -> None:
-    a, b, c = (0, 0), (10, 0), (0, 10)
-    assert strictly_inside(a, b, c, (2, 2))
-    assert strictly_inside(c, b, a, (2, 2))  # either orientation
-    assert not strictly_inside(a, b, c, (5, 0))  # on a side
-    assert inside_or_on(a, b, c, (5, 0))
-    assert inside_or_on(a, b, c, (5, 5))  # on the hypotenuse
-    assert not inside_or_on(a, b, c, (6, 6))

@@ -10,11 +10,17 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from triangles_helpers import brute_completable, brute_legal, brute_scoring_triangles
+from triangles_helpers import (
+    board_from_stars,
+    brute_completable,
+    brute_legal,
+    brute_scoring_triangles,
+    legal_lines,
+)
 
 from engines.core.replay import replay
 from engines.triangles import ENGINE
-from engines.triangles.board import Board, get_board
+from engines.triangles.board import get_board
 from engines.triangles.geometry import passes_near, segments_cross
 from engines.triangles.moves import Line, Move
 from engines.triangles.params import Params
@@ -48,7 +54,7 @@ def test_end_detection_matches_brute_force(
     stars = [(40 * gx + dx, 40 * gy + dy) for gx, gy, dx, dy in raw]
     closest2 = min((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 for p, q in combinations(stars, 2))
     assume(closest2 > 4 * tolerance * tolerance)
-    board = Board.from_stars(stars, 400, 400, tolerance)
+    board = board_from_stars(stars, 400, 400, tolerance)
     scoring = brute_scoring_triangles(board)
     assert set(board.triangles) == scoring
     state = new_state(Params(opponent="human"), 0, board)
@@ -59,7 +65,7 @@ def test_end_detection_matches_brute_force(
             for a, b in combinations(range(board.count), 2)
             if brute_legal(board, lines, a, b)
         ]
-        assert state.position().legal_lines() == legal
+        assert legal_lines(state.position()) == legal
         completable = brute_completable(board, scoring, lines)
         assert live_triangles(state) == completable
         assert state.over == (not completable)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from triangles_helpers import draw, hand_made
+from triangles_helpers import draw, hand_made, legal_lines
 
 from engines.core.protocol import IllegalMove
 from engines.triangles import ENGINE
@@ -49,7 +49,7 @@ def test_the_big_triangle_with_a_star_inside_scores_nothing_the_small_ones_score
     assert state.triangles == ()
     state, events = draw(state, (A, D), (B, D))  # seat 0 closes ABD
     assert state.scores == (1, 0)
-    assert {"type": "triangle", "a": A, "b": B, "c": D, "seat": 0} in events
+    assert {"type": "triangle", "a": A, "b": B, "c": D, "seat": 0, "scores": [1, 0]} in events
     state, events = draw(state, (C, D))  # seat 1 closes ACD and BCD at once
     assert state.scores == (1, 2)
     assert state.triangles == ((A, B, D, 0), (A, C, D, 1), (B, C, D, 1))
@@ -63,8 +63,8 @@ def test_the_square_diagonal_closes_two_triangles_at_once() -> None:
     assert state.scores == (2, 0)
     assert events[:3] == [
         {"type": "line", "a": A, "b": C, "seat": 0},
-        {"type": "triangle", "a": A, "b": B, "c": C, "seat": 0},
-        {"type": "triangle", "a": A, "b": C, "c": D, "seat": 0},
+        {"type": "triangle", "a": A, "b": B, "c": C, "seat": 0, "scores": [1, 0]},
+        {"type": "triangle", "a": A, "b": C, "c": D, "seat": 0, "scores": [2, 0]},
     ]
     # B–D crosses A–C: no scoring triangle is left, the game is over
     assert state.over and state.result == "no_triangles" and state.winner == 0
@@ -79,13 +79,13 @@ def test_move_again_after_a_triangle(again: bool, next_seat: int) -> None:
     state, events = draw(hand_made(FOUR, again=again), (A, B), (B, C), (C, A))
     assert state.scores == (1, 0)
     assert not state.over
-    assert events[-1] == {"type": "turn", "seat": next_seat}
+    assert events[-1] == {"type": "turn", "seat": next_seat, "again": again}
     assert state.turn == next_seat
 
 
 def test_without_a_triangle_the_turn_passes_even_with_the_option() -> None:
     state, events = draw(hand_made(FOUR, again=True), (A, B))
-    assert events[-1] == {"type": "turn", "seat": 1}
+    assert events[-1] == {"type": "turn", "seat": 1, "again": False}
 
 
 def test_equal_triangles_is_a_draw() -> None:
@@ -116,4 +116,4 @@ def test_the_game_ends_when_remaining_lines_would_score_nothing() -> None:
     assert state.scores == (1, 1)
     assert state.over
     assert events[-1]["type"] == "over"
-    assert state.position().legal_lines() == [(C, E)]
+    assert legal_lines(state.position()) == [(C, E)]

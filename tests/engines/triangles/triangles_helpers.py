@@ -4,22 +4,48 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from math import isqrt
 
 from engines.core.protocol import Event
 from engines.triangles import ENGINE
 from engines.triangles.board import Board
-from engines.triangles.geometry import Point, inside_or_on, passes_near, segments_cross
+from engines.triangles.geometry import Point, orient, passes_near, segments_cross
 from engines.triangles.moves import Line
 from engines.triangles.params import Params
+from engines.triangles.position import Position
 from engines.triangles.rules import new_state
 from engines.triangles.state import State
+
+
+def board_from_stars(
+    stars: Sequence[Point], width: int, height: int, tolerance: int
+) -> Board:
+    """A hand-made field of distinct stars, spaced by their closest pair."""
+    points = tuple((int(x), int(y)) for x, y in stars)
+    closest2 = min(
+        (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2
+        for i, p in enumerate(points)
+        for q in points[i + 1 :]
+    )
+    return Board(points, width, height, tolerance, isqrt(closest2))
+
+
+def legal_lines(position: Position) -> list[tuple[int, int]]:
+    """Every legal line (a < b), in index order, as the engine counts and picks them."""
+    return [position.nth_legal(i) for i in range(position.legal_count())]
+
+
+def inside_or_on(a: Point, b: Point, c: Point, p: Point) -> bool:
+    """True when p lies inside the triangle abc or on one of its sides."""
+    o1, o2, o3 = orient(a, b, p), orient(b, c, p), orient(c, a, p)
+    return (o1 >= 0 and o2 >= 0 and o3 >= 0) or (o1 <= 0 and o2 <= 0 and o3 <= 0)
 
 
 def hand_made(
     stars: Sequence[Point], again: bool = False, tolerance: int = 2, opponent: str = "human"
 ) -> State:
     """A new game on a hand-made field (by default both seats on one device)."""
-    board = Board.from_stars(stars, 1000, 1000, tolerance)
+    board = board_from_stars(stars, 1000, 1000, tolerance)
     return new_state(Params(again=again, opponent=opponent), 0, board)
 
 

@@ -1,16 +1,17 @@
 /**
  * final — the final card: score, record, lines, best combo, the pieces that were stuck and
- * the server's tip, Continue where the view allows it, play again, copy or share the link.
+ * the server's tip, Continue where the view allows it, and the shared end actions
+ * (core/endcard.js: new game, copy link, share, see the board).
  *
- *   const card = new FinalCard(dialog, {onContinue, onAgain, onCopy, onShare, onClose})
- *   card.show({view, ruleset, mode, record, isNewRecord, countsForRecord, daily, playedBefore})
- *   card.close(), card.isOpen
+ *   const card = new FinalCard(dialog, {onContinue, onNew, link, onToggle})
+ *   card.show({view, record, isNewRecord, daily, playedBefore, again})
+ *   card.close(), card.open
  *
  * The tip is the view's code with its numbers (final.tip); the words are the catalog's.
  */
 
 import { formatNumber, has, t } from '../../core/i18n.js';
-import { closeDialog, openDialog } from '../../core/ui.js';
+import { EndCard } from '../../core/endcard.js';
 import { pieceSvg } from './palette.js';
 
 const TITLES = { stuck: 'games.blocks.final.title.stuck', finished: 'games.blocks.final.title.finished', time_up: 'games.blocks.final.title.time_up' };
@@ -24,28 +25,26 @@ function tipText(tip) {
 export class FinalCard {
   constructor(dialog, handlers) {
     this.dialog = dialog;
-    this.handlers = handlers;
-    const on = (action, fn) => dialog.querySelector(`[data-action="${action}"]`).addEventListener('click', fn);
-    on('continue', () => handlers.onContinue());
-    on('again', () => handlers.onAgain());
-    on('copy', () => handlers.onCopy());
-    on('share', () => handlers.onShare());
-    on('close', () => this.close());
-    dialog.addEventListener('close', () => handlers.onClose?.());
+    this.card = new EndCard(dialog, {
+      ...handlers,
+      onAction: (action) => {
+        if (action === 'continue') handlers.onContinue();
+      },
+    });
   }
 
-  get isOpen() {
-    return this.dialog.open;
+  get open() {
+    return this.card.open;
   }
 
   close() {
-    closeDialog(this.dialog);
+    this.card.close();
   }
 
-  show({ view, mode, record, isNewRecord, countsForRecord, daily, playedBefore }) {
+  show({ view, record, isNewRecord, daily, playedBefore, again }) {
     const final = view.final || {};
     const $ = (sel) => this.dialog.querySelector(sel);
-    const zen = mode === 'zen';
+    const zen = view.counts_lines;
     $('#blocks-final-title').textContent = t(TITLES[final.reason] || 'common.game_over');
     $('[data-score]').textContent = formatNumber(zen ? final.lines ?? 0 : final.score ?? 0);
     $('[data-score]').classList.toggle('is-lines', zen);
@@ -53,7 +52,7 @@ export class FinalCard {
     $('[data-new-record]').hidden = !isNewRecord;
 
     const recordStat = $('[data-stat="record"]');
-    recordStat.hidden = !countsForRecord;
+    recordStat.hidden = !view.counts_for_record;
     recordStat.classList.toggle('stat--highlight', Boolean(isNewRecord));
     recordStat.querySelector('[data-value]').textContent = record === null || record === undefined ? '–' : formatNumber(record);
     $('[data-stat-lines]').textContent = formatNumber(final.lines ?? 0);
@@ -75,10 +74,6 @@ export class FinalCard {
 
     $('[data-action="continue"]').hidden = !view.can_continue;
     $('[data-continue-hint]').hidden = !view.can_continue;
-    const again = $('[data-action="again"]');
-    again.hidden = Boolean(daily);
-    again.classList.toggle('btn-primary', !view.can_continue);
-    again.classList.toggle('btn-outline', Boolean(view.can_continue));
-    openDialog(this.dialog);
+    this.card.show({ primary: view.can_continue ? 'continue' : 'new', hide: again ? [] : ['new'] });
   }
 }

@@ -6,24 +6,38 @@
  *     handlers.onNew({ruleset, mode, rotation})   start a new game with these options
  *     handlers.onCopy(), handlers.onShare()
  *   menu.setOptions({catalog, ruleset, mode, rotation, daily})   (re)builds both option forms
- *   menu.open() / menu.close() / menu.isOpen
+ *   menu.show() / menu.close() / menu.open          (core/menu.js GameMenu)
  *   menu.setNumber(text)                                the menu's "Board #…" line
  *   renderHonour(root, honour | null, gameId)           fills every [data-honour-box] in root
  */
 
 import { formatNumber, has, t } from '../../core/i18n.js';
-import { closeDialog, el, formatTime, openDialog } from '../../core/ui.js';
+import { GameMenu } from '../../core/menu.js';
+import { el, formatTime } from '../../core/ui.js';
 
-export const RULESETS = ['classic10', 'shapes48', 'gravity8'];
-const PLAY_MODES = ['classic', 'zen', 'chrono', 'hardcore'];
+/** The rulesets the server offers (/api/catalog), in its order. */
+export function rulesetsOf(catalog) {
+  return Object.keys(catalog?.rulesets ?? {});
+}
+
+/** The modes a ruleset offers to choose (not the once-a-day one), in the catalog's order. */
+export function modesOf(catalog, ruleset) {
+  const modes = catalog?.rulesets?.[ruleset]?.modes ?? {};
+  return Object.keys(modes).filter((m) => !modes[m].daily_once);
+}
+
+/** The ruleset that has a daily board. */
+export function dailyRuleset(catalog) {
+  return rulesetsOf(catalog).find((r) => Object.values(catalog.rulesets[r].modes).some((m) => m.daily_once)) ?? null;
+}
 
 function label(key, fallback) {
   return has(key) ? t(key) : fallback;
 }
 
-export class Menu {
+export class Menu extends GameMenu {
   constructor(dialog, side, handlers) {
-    this.dialog = dialog;
+    super(dialog);
     this.side = side;
     this.handlers = handlers;
     this.choice = { ruleset: 'classic10', mode: 'classic', rotation: false };
@@ -32,19 +46,6 @@ export class Menu {
       root.querySelector('[data-action="copy"]')?.addEventListener('click', () => handlers.onCopy());
       root.querySelector('[data-action="share"]')?.addEventListener('click', () => handlers.onShare());
     }
-    dialog.querySelector('[data-action="close"]').addEventListener('click', () => this.close());
-  }
-
-  get isOpen() {
-    return this.dialog.open;
-  }
-
-  open() {
-    return openDialog(this.dialog);
-  }
-
-  close() {
-    closeDialog(this.dialog);
   }
 
   setNumber(text) {
@@ -54,7 +55,7 @@ export class Menu {
 
   setOptions({ catalog, ruleset, mode, rotation, daily }) {
     this.catalog = catalog;
-    this.choice = { ruleset, mode: daily ? 'classic' : mode, rotation: Boolean(rotation) };
+    this.choice = { ruleset, mode: daily ? (catalog?.params?.mode?.default ?? mode) : mode, rotation: Boolean(rotation) };
     this.daily = Boolean(daily);
     this.current = { ruleset, mode, rotation: Boolean(rotation) };
     for (const root of [this.dialog, this.side]) {
@@ -69,19 +70,13 @@ export class Menu {
     }
   }
 
-  modesOf(ruleset) {
-    const modes = this.catalog?.rulesets?.[ruleset]?.modes;
-    const names = modes ? Object.keys(modes) : ruleset === 'shapes48' ? PLAY_MODES.concat('daily') : ['classic'];
-    return PLAY_MODES.filter((m) => names.includes(m));
-  }
-
   build() {
     const id = `blocks-opt-${(this.uid += 1)}`;
     const form = el('div', { class: 'blocks-options__form' });
 
     // rulesets: links, so that a ruleset's unfinished game resumes
     const rulesets = el('div', { class: 'blocks-choices', role: 'list' });
-    for (const name of RULESETS) {
+    for (const name of rulesetsOf(this.catalog)) {
       const current = name === this.current.ruleset && !this.daily;
       rulesets.append(el(
         'a',
@@ -97,8 +92,8 @@ export class Menu {
     }
     form.append(el('p', { class: 'field-label' }, t('games.blocks.ruleset')), rulesets);
 
-    const ruleset = this.daily ? 'shapes48' : this.current.ruleset;
-    const modes = this.modesOf(ruleset);
+    const ruleset = this.daily ? dailyRuleset(this.catalog) : this.current.ruleset;
+    const modes = modesOf(this.catalog, ruleset);
     if (modes.length > 1) {
       const group = el('div', { class: 'blocks-modes', role: 'radiogroup', 'aria-labelledby': `${id}-mode` });
       const describe = el('p', { class: 'field-hint blocks-modes__desc', id: `${id}-desc` });
@@ -130,7 +125,7 @@ export class Menu {
       ));
     }
 
-    if (this.catalog?.rulesets?.[ruleset]?.rotation ?? ruleset === 'gravity8') {
+    if (this.catalog?.rulesets?.[ruleset]?.rotation) {
       const input = el('input', {
         type: 'checkbox',
         role: 'switch',

@@ -1,9 +1,10 @@
 /**
  * final — the Pairs final card (a modal <dialog> from the template): how the game ended,
  * time, points, best streak, hints, shuffles, the record for this size and mode, the
- * daily board of honour, copy-link and (timed, out of time) "replay this board in calm mode".
+ * daily board of honour; the shared end actions (core/endcard.js) and, timed and out of
+ * time, "replay this board in calm mode".
  *
- *   const card = new FinalCard(dialog, {onCopy, onShare, onNew, onCalm, onToggle})
+ *   const card = new FinalCard(dialog, {onNew, link, title, onCalm, onToggle})
  *   card.show({view, number, daily})     fills and opens it (everything from the server's view)
  *   card.setRecord(record | null, gameId) the player's record for this size and mode
  *   card.setHonour(entries)               the daily board of honour
@@ -11,37 +12,33 @@
  */
 
 import { formatNumber, plural, t } from '../../core/i18n.js';
-import { closeDialog, el, formatTime, openDialog } from '../../core/ui.js';
+import { EndCard } from '../../core/endcard.js';
+import { el, formatTime } from '../../core/ui.js';
 
 export class FinalCard {
   constructor(dialog, handlers) {
     this.dialog = dialog;
-    this.handlers = handlers;
-    dialog.querySelector('[data-action="copy"]').addEventListener('click', () => handlers.onCopy());
-    const share = dialog.querySelector('[data-action="share"]');
-    share.hidden = !navigator.share; // the Web Share API where it exists (phones)
-    share.addEventListener('click', () => handlers.onShare?.());
-    dialog.querySelector('[data-action="new"]').addEventListener('click', () => {
-      this.close();
-      handlers.onNew();
-    });
-    dialog.querySelector('[data-action="calm"]').addEventListener('click', () => {
-      this.close();
-      handlers.onCalm();
+    this.card = new EndCard(dialog, {
+      ...handlers,
+      onAction: (action) => {
+        if (action !== 'calm') return;
+        this.close();
+        handlers.onCalm();
+      },
     });
   }
 
   get open() {
-    return this.dialog.open;
+    return this.card.open;
   }
 
   close() {
-    closeDialog(this.dialog, 'close');
+    this.card.close();
   }
 
   show({ view, number, daily }) {
     const cleared = view.reason === 'cleared';
-    const timed = view.mode === 'timed';
+    const timed = Boolean(view.clock); // a countdown: the timed mode
     const q = (sel) => this.dialog.querySelector(sel);
     this.dialog.dataset.reason = view.reason || '';
     q('#pairs-final-title').textContent = t(cleared ? 'games.pairs.final.cleared' : 'games.pairs.final.time_up');
@@ -78,11 +75,7 @@ export class FinalCard {
     q('#pairs-final-honour').hidden = true;
     q('[data-action="calm"]').hidden = !(timed && !cleared);
     this.view = view;
-    if (this.dialog.open) return Promise.resolve('');
-    const closed = openDialog(this.dialog);
-    this.handlers.onToggle?.(true);
-    closed.then(() => this.handlers.onToggle?.(false));
-    return closed;
+    return this.card.show();
   }
 
   setRecord(record, gameId) {

@@ -1,6 +1,6 @@
 /**
- * menu — the Pairs menu (a modal <dialog> from the template): board size, mode, pair
- * highlighting, this board's link, a typed game number, a new game.
+ * menu — the Pairs menu (a core/menu.js GameMenu): board size, mode, pair highlighting,
+ * this board's link, a typed game number, a new game.
  *
  *   const menu = new Menu(dialog, {onSize, onMode, onHighlight, onCopy, onNumber, onNew, onToggle})
  *   menu.show({size, mode, highlight, number, paused})   opens it (onToggle(true), later onToggle(false))
@@ -14,18 +14,17 @@
  */
 
 import { plural, t } from '../../core/i18n.js';
-import { closeDialog, openDialog } from '../../core/ui.js';
+import { GameMenu } from '../../core/menu.js';
 
-export class Menu {
+export class Menu extends GameMenu {
   constructor(dialog, handlers) {
-    this.dialog = dialog;
+    super(dialog, { onToggle: handlers.onToggle });
     this.handlers = handlers;
     this.current = { size: null, mode: null };
     this.input = dialog.querySelector('#pairs-number-input');
     this.error = dialog.querySelector('#pairs-number-error');
     this.highlight = dialog.querySelector('#pairs-highlight');
 
-    dialog.querySelector('[data-action="close"]').addEventListener('click', () => this.close());
     dialog.querySelector('[data-action="new"]').addEventListener('click', () => {
       this.close();
       handlers.onNew();
@@ -71,10 +70,6 @@ export class Menu {
     });
   }
 
-  get open() {
-    return this.dialog.open;
-  }
-
   show({ size, mode, highlight, number, paused }) {
     this.current = { size, mode };
     for (const input of this.dialog.querySelectorAll('input[name="pairs-size"]')) input.checked = input.value === size;
@@ -84,19 +79,11 @@ export class Menu {
     this.dialog.querySelector('[data-action="copy"]').disabled = !number;
     this.dialog.querySelector('#pairs-menu-paused').hidden = !paused;
     this.numberError('');
-    if (this.dialog.open) return Promise.resolve('');
-    const closed = openDialog(this.dialog);
-    this.handlers.onToggle?.(true);
-    closed.then(() => this.handlers.onToggle?.(false));
-    return closed;
+    return super.show();
   }
 
   setPaused(paused) {
     this.dialog.querySelector('#pairs-menu-paused').hidden = !paused;
-  }
-
-  close() {
-    closeDialog(this.dialog, 'close');
   }
 
   setSizes(sizes) {

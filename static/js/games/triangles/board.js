@@ -21,31 +21,14 @@
  */
 
 import { createBoardCanvas } from '../../core/canvas.js';
-import { cssVar } from '../../core/theme.js';
 import { animate, easeOut, reducedMotion } from '../../core/ui.js';
+import { readColors, ring } from './paint.js';
 
 const PAD = 6; // CSS px between the field's edge and the canvas edge
 const LINE_MS = 260;
 const TRIANGLE_MS = 360;
 const REPLY_PAUSE_MS = 220;
 const REFUSED_MS = 2400;
-
-function readColors(node) {
-  const get = (name, fallback) => cssVar(name, node) || fallback;
-  return {
-    p: [get('--p1', '#ff5a36'), get('--p2', '#3d8bff')],
-    field: get('--tri-field', '#0d1436'),
-    fieldEdge: get('--tri-field-edge', 'rgba(172,186,255,0.2)'),
-    glow1: get('--tri-glow-1', 'transparent'),
-    glow2: get('--tri-glow-2', 'transparent'),
-    star: get('--tri-star', '#f4f1ff'),
-    starGlow: get('--tri-star-glow', 'rgba(200,210,255,0.35)'),
-    danger: get('--tri-refused', '#ff6b64'),
-    focus: get('--focus', '#8fb8ff'),
-    fillAlpha: Number(get('--tri-fill-alpha', '0.45')) || 0.45,
-    hatch: get('--tri-hatch', 'rgba(255,255,255,0.35)'),
-  };
-}
 
 export function createBoard(container) {
   let colors = readColors(container);
@@ -322,25 +305,6 @@ export function createBoard(container) {
     ctx.restore();
   }
 
-  function ring(ctx, p, radius, colour, { width = 2.5, dash = null, alpha = 1, fillAlpha = 0 } = {}) {
-    ctx.save();
-    if (fillAlpha) {
-      ctx.globalAlpha = fillAlpha;
-      ctx.fillStyle = colour;
-      ctx.beginPath();
-      ctx.arc(p.x, p.y, radius, 0, Math.PI * 2);
-      ctx.fill();
-    }
-    ctx.globalAlpha = alpha;
-    if (dash) ctx.setLineDash(dash);
-    ctx.strokeStyle = colour;
-    ctx.lineWidth = width;
-    ctx.beginPath();
-    ctx.arc(p.x, p.y, radius, 0, Math.PI * 2);
-    ctx.stroke();
-    ctx.restore();
-  }
-
   function drawStars(ctx) {
     const r = fit.r;
     const active = colors.p[s.activeSeat] ?? colors.p[0];
@@ -446,7 +410,7 @@ export function createBoard(container) {
       } else if (event.type === 'triangle') {
         const group = [event];
         while (events[i + 1]?.type === 'triangle') group.push(events[++i]);
-        group.forEach((e) => onStep(e));
+        for (const e of group) onStep(e);
         await playTriangles(group, base);
       } else {
         onStep(event);

@@ -1,18 +1,20 @@
 /**
- * final — the end-of-game card (a modal <dialog> from the template).
+ * final — the end-of-game card (a modal <dialog> from the template) with the shared end
+ * actions (core/endcard.js: new game, copy link, share, see the board) after its own.
  *
- *   const card = new FinalCard(dialog, onAction)
+ *   const card = new FinalCard(dialog, {onAction(action), onNew(), link() → url, title()})
  *   card.show(model)       opens it; model:
  *       {title, sub, tone: "win"|"loss"|"draw"|"neutral",
  *        players: [{name, score, seat, winner}], stats: text|null,
  *        rematch: null | {text, actions: [{label, action, primary?}]},
- *        actions: [{label, action, primary?, icon?}]}
+ *        actions: [{label, action, primary?}] (the game's own), primary: action | null}
  *   card.update(model)     re-renders an open card (rematch offers arrive while it shows)
  *   card.close(), card.open
  * Buttons call onAction(action). Names are text nodes (el()), never HTML.
  */
 
-import { closeDialog, el, openDialog, svg } from '../../core/ui.js';
+import { EndCard } from '../../core/endcard.js';
+import { el, svg } from '../../core/ui.js';
 
 let clipSeq = 0;
 
@@ -30,23 +32,14 @@ function markSvg(seat) {
 }
 
 export class FinalCard {
-  constructor(dialog, onAction) {
+  constructor(dialog, handlers) {
     this.dialog = dialog;
-    this.onAction = onAction;
     this.model = null;
-    dialog.addEventListener('click', (event) => {
-      const button = event.target.closest('button[data-action]');
-      if (!button || !dialog.contains(button)) return;
-      if (button.dataset.action === 'close') {
-        closeDialog(dialog, 'close');
-        return;
-      }
-      onAction(button.dataset.action, button);
-    });
+    this.card = new EndCard(dialog, handlers);
   }
 
   get open() {
-    return this.dialog.open;
+    return this.card.open;
   }
 
   render(model) {
@@ -88,8 +81,7 @@ export class FinalCard {
 
   show(model) {
     this.render(model);
-    if (this.dialog.open) return Promise.resolve('');
-    return openDialog(this.dialog);
+    return this.card.show({ primary: model.primary });
   }
 
   update(model) {
@@ -97,6 +89,6 @@ export class FinalCard {
   }
 
   close() {
-    closeDialog(this.dialog, 'close');
+    this.card.close();
   }
 }

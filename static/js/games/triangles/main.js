@@ -4,65 +4,56 @@
  * online matches), and plays the server's events back in order. Legality, triangles,
  * scores, turns and the end all come from the server: views, events and error codes.
  *
+ * It runs on the shared session (core/session.js: calls, storage, the connection state);
+ * state.js holds what the page shows, hud.js draws it, end.js words the end card.
+ *
  * Page config (templates via app/pages.py): {game: "triangles", game_id?, number?}
  *   /play/triangles            resumes the game in progress on this browser, or opens New game
  *   /play/triangles/<number>   New game on that board
  *   /g/<id>                    resume, join (an open online seat) or watch a game
  */
 
-import { api, ApiError } from '../../core/api.js';
-import { formatNumber, has, plural, t } from '../../core/i18n.js';
-import { copyLink, el, formatTime, pageConfig, shareLink, toast } from '../../core/ui.js';
+import { ApiError } from '../../core/api.js';
+import { errorText } from '../../core/errors.js';
+import { t } from '../../core/i18n.js';
+import { Session } from '../../core/session.js';
+import { copyLink, pageConfig, shareLink, toast } from '../../core/ui.js';
 import { createBoard } from './board.js';
+import { finalModel } from './end.js';
 import { FinalCard } from './final.js';
+import { currentLook, loadStats, render, setLook, showNotice } from './hud.js';
 import { attachInput } from './input.js';
 import { askName, confirmResign, NewGameMenu } from './menu.js';
 import { Online } from './online.js';
+import { playEvents } from './play.js';
+import { blocked, hideBubble, refuse } from './refusals.js';
+import { canAct, computerSeat, ctx, mode, mySeat, nameOf, S } from './state.js';
 
-const CURRENT = 'triangles.current';
-const LEVELS = ['easy', 'medium', 'hard'];
 const $ = (id) => document.getElementById(id);
+const err = (error) => errorText('triangles', error);
 
-const root = $('tri');
 const boardBox = $('tri-board');
-const bubble = $('tri-bubble');
-const statusLine = $('tri-status');
-const live = $('tri-live');
-
-const S = {
-  id: null,
-  number: null,
-  params: null,
-  view: null,
-  version: 0,
-  status: null,
-  seats: [],
-  players: null,
-  presence: null,
-  presenceAt: 0,
-  serverMs: null,
-  serverAt: 0,
-  busy: false,
-  thinking: false,
-  animating: false,
-  display: null, // {scores, turn} while events are being played
-  again: null, // the seat that closed a triangle and draws again
-  finalShown: false,
-  rematch: null,
-  stats: null,
-  chain: Promise.resolve(),
-  socketStatus: 'closed',
-  public: false,
-  awaitVersion: 0,
-};
+const session = new Session('triangles', {
+  adopt: (data, why) => {
+    if (why !== 'stale') enqueue(() => applySnapshot(data)); // a stale move adopts in refuse()
+  },
+  connection: () => render(),
+});
 
 const board = createBoard(boardBox);
 const menu = new NewGameMenu($('tri-new'), { onLook: setLook });
-const final = new FinalCard($('tri-final'), finalAction);
+const final = new FinalCard($('tri-final'), {
+  onAction: finalAction,
+  onNew: () => newGame(),
+  link: () => (mode() === 'online' ? gameUrl() : boardUrl()),
+  title: () => t('games.triangles.title'),
+  onToggle: () => render(),
+});
 const online = new Online({
+  session,
   state: () => S,
   onState: (msg) => enqueue(() => applySnapshot(msg)),
-  onMove: (msg) => enqueue(() => playMove(msg)),
+  onMove: (msg) => { const at = performance.now(); enqueue(() => playMove(msg, at)); },
   onJoined,
   onRematch,
   onCancelled,
@@ -74,6 +65,8 @@ const online = new Online({
   render: () => render(),
 });
 
+Object.assign(ctx, { session, board, online, final });
+
 const input = attachInput(board, boardBox, {
   canAct,
   onLine: sendLine,
@@ -84,51 +77,6 @@ const input = attachInput(board, boardBox, {
   },
 });
 
-/* ---------------------------------------------------------------- helpers -------- */
-
-function mode() {
-  const opponent = S.params?.opponent;
-  if (!opponent) return null;
-  return LEVELS.includes(opponent) ? 'computer' : opponent;
-}
-
-function mySeat() {
-  return S.seats.length ? S.seats[0] : null;
-}
-
-function isSpectator() {
-  return Boolean(S.view) && !S.seats.length;
-}
-
-function nameOf(seat) {
-  const m = mode();
-  if (m === 'computer') {
-    if (seat === 1) return t('common.computer');
-    return S.seats.length ? t('common.you') : S.players?.[0]?.name || t('common.player1');
-  }
-  if (m === 'human') return t(`common.player${seat + 1}`);
-  const p = S.players?.[seat];
-  if (p?.kind === 'open') return t('games.triangles.seat.open');
-  return p?.name || t(`common.player${seat + 1}`);
-}
-
-function turnNow() {
-  if (S.thinking) return 1; // the computer holds seat 1 and is about to answer
-  if (S.display) return S.display.turn;
-  return S.view && !S.view.over ? S.view.turn : null;
-}
-
-function scoresNow() {
-  return S.display ? S.display.scores : S.view ? S.view.scores : [0, 0];
-}
-
-function canAct() {
-  return Boolean(
-    S.view && !S.view.over && S.status === 'active' && !S.busy && !S.animating
-      && S.version >= S.awaitVersion && S.seats.includes(S.view.turn),
-  );
-}
-
 function enqueue(task) {
   S.chain = S.chain.then(task).catch((error) => {
     console.error(error); // eslint-disable-line no-console
@@ -136,284 +84,19 @@ function enqueue(task) {
   return S.chain;
 }
 
-function announce(text) {
-  live.textContent = '';
-  live.textContent = text;
-}
+const remember = (id) => session.store.set('current', id || null);
+const storedGame = () => session.store.get('current', null);
 
-function remember(id) {
-  try {
-    if (id) localStorage.setItem(CURRENT, id);
-    else localStorage.removeItem(CURRENT);
-  } catch {
-    /* storage may be blocked */
-  }
-}
-
-function storedGame() {
-  try {
-    return localStorage.getItem(CURRENT);
-  } catch {
-    return null;
-  }
-}
-
-function gameUrl() {
-  return `${location.origin}/g/${encodeURIComponent(S.id)}`;
-}
-
-function boardUrl() {
-  return `${location.origin}/play/triangles/${encodeURIComponent(S.number)}`;
-}
-
-/* ---------------------------------------------------------------- look ----------- */
-
-function currentLook() {
-  return document.documentElement.classList.contains('theme-paper') ? 'paper' : 'nebula';
-}
-
-function setLook(look) {
-  const paper = look === 'paper';
-  const html = document.documentElement;
-  html.classList.toggle('theme-paper', paper);
-  html.classList.toggle('theme-nebula', !paper);
-  document.cookie = `tri_theme=${paper ? 'paper' : 'nebula'}; path=/; max-age=31536000; samesite=lax`;
-  for (const input of document.querySelectorAll('input[data-look]')) input.checked = input.value === look;
-  window.dispatchEvent(new CustomEvent('themechange', { detail: { theme: look } }));
-}
-
-for (const radio of document.querySelectorAll('.tri-side input[data-look]')) {
-  radio.addEventListener('change', () => radio.checked && setLook(radio.value));
-}
-for (const radio of document.querySelectorAll('input[data-look]')) radio.checked = radio.value === currentLook();
-
-/* ---------------------------------------------------------------- rendering ------ */
-
-function render() {
-  const view = S.view;
-  root.dataset.state = !view ? (S.id ? 'loading' : 'empty') : view.over ? 'over' : S.status || 'active';
-  root.dataset.mode = mode() || '';
-  root.dataset.busy = String(Boolean(S.busy || S.animating));
-  root.dataset.version = String(S.version);
-  root.classList.toggle('is-spectator', isSpectator());
-  root.classList.toggle('is-thinking', S.thinking);
-  if (view) boardBox.style.setProperty('--board-aspect', String(view.width / view.height));
-  renderHud();
-  renderStatus();
-  renderControls();
-  renderClaim();
-  board.setActiveSeat(turnNow() ?? mySeat() ?? 0);
-  if (!canAct()) board.setHover(null);
-}
-
-function renderHud() {
-  const turn = turnNow();
-  const scores = scoresNow();
-  for (const chip of document.querySelectorAll('.tri-player')) {
-    const seat = Number(chip.dataset.seat);
-    const name = S.view ? nameOf(seat) : t(`common.player${seat + 1}`);
-    chip.querySelector('[data-name]').textContent = name;
-    const score = chip.querySelector('[data-score]');
-    score.textContent = formatNumber(scores[seat] ?? 0);
-    score.setAttribute('aria-label', plural('games.triangles.hud.triangles', scores[seat] ?? 0));
-    const isTurn = S.view && turn === seat && S.status === 'active';
-    chip.classList.toggle('is-turn', Boolean(isTurn));
-    chip.classList.toggle('is-winner', Boolean(S.view?.over && S.view.winner === seat));
-    chip.classList.toggle('is-me', S.seats.includes(seat) && mode() === 'online');
-    chip.classList.toggle('is-thinking', S.thinking && seat === 1 && mode() === 'computer');
-    chip.setAttribute('aria-current', isTurn ? 'true' : 'false');
-    chip.querySelector('[data-sub]').textContent = chipSub(seat, isTurn);
-    chip.dataset.presence = presenceOf(seat);
-  }
-}
-
-function chipSub(seat, isTurn) {
-  // One short thing per chip (they are narrow on a phone): the winner, the side to move,
-  // the computer's level or thinking, an online opponent's absence.
-  if (!S.view) return '';
-  const m = mode();
-  if (S.view.over) return S.view.winner === seat ? t('games.triangles.hud.winner') : '';
-  if (m === 'computer' && seat === 1) {
-    return S.thinking ? t('games.triangles.hud.thinking') : t(`games.triangles.opponent.${S.params.opponent}`);
-  }
-  if (m === 'online' && !S.seats.includes(seat)) {
-    const kind = S.players?.[seat]?.kind;
-    if (kind === 'open') return t('common.waiting');
-    if (kind === 'player' && !S.presence?.[seat]?.connected) return online.presenceText(seat);
-  }
-  if (isTurn) return t('games.triangles.hud.to_move');
-  if (m === 'online') return S.seats.includes(seat) ? t('common.you') : online.presenceText(seat);
-  return '';
-}
-
-function presenceOf(seat) {
-  if (mode() !== 'online' || S.players?.[seat]?.kind !== 'player' || !S.presence) return '';
-  return S.presence[seat]?.connected ? 'online' : 'away';
-}
-
-function statusText() {
-  const view = S.view;
-  if (!view) return S.id ? t('common.loading') : t('games.triangles.empty.status');
-  if (S.status === 'cancelled') return t('games.triangles.cancelled.title');
-  if (S.status === 'waiting') {
-    return S.seats.length ? t('games.triangles.status.waiting_friend') : t('games.triangles.status.open_seat');
-  }
-  if (view.over) {
-    const [a, b] = view.scores;
-    return t('games.triangles.status.over', { a, b });
-  }
-  if (S.thinking) return t('common.computer_thinking');
-  const turn = turnNow();
-  const m = mode();
-  if (isSpectator()) return t('games.triangles.status.watching', { name: nameOf(turn) });
-  const mine = S.seats.includes(turn);
-  if (S.again === turn && !S.animating) {
-    if (m === 'human') return t('games.triangles.status.again_named', { name: nameOf(turn) });
-    if (mine) return t('games.triangles.status.again');
-  }
-  if (m === 'human') {
-    return board.selected != null
-      ? t('games.triangles.status.second_named', { name: nameOf(turn) })
-      : t('games.triangles.status.turn_named', { name: nameOf(turn) });
-  }
-  if (mine) {
-    if (S.busy) return t('games.triangles.status.sending');
-    return board.selected != null ? t('games.triangles.status.second') : t('games.triangles.status.your_turn');
-  }
-  return t('games.triangles.status.their_turn', { name: nameOf(turn) });
-}
-
-function renderStatus() {
-  const text = statusText();
-  if (statusLine.textContent !== text) statusLine.textContent = text;
-  statusLine.classList.toggle('is-thinking', S.thinking);
-  const conn = mode() === 'online' && S.view && !S.view.over && S.socketStatus !== 'open';
-  statusLine.classList.toggle('is-offline', Boolean(conn));
-  if (conn) statusLine.textContent = `${text} · ${t(S.socketStatus === 'connecting' ? 'common.conn.connecting' : 'common.conn.closed')}`;
-}
-
-function renderControls() {
-  const controls = $('tri-controls');
-  const over = Boolean(S.view?.over);
-  const playing = Boolean(S.view) && !over && S.status === 'active' && S.seats.length > 0;
-  controls.querySelector('[data-action="resign"]').hidden = !playing;
-  controls.querySelector('[data-action="resign"]').disabled = S.busy || S.animating;
-  controls.querySelector('[data-action="share"]').hidden = !(S.id && mode() === 'online' && S.status !== 'waiting');
-  controls.querySelector('[data-action="result"]').hidden = !(over && !final.open);
-  $('tri-empty').hidden = Boolean(S.id);
-
-  const side = document.querySelector('.tri-side');
-  const desc = $('tri-side-desc');
-  if (S.params) {
-    const parts = [
-      t(`games.triangles.field.${S.params.field}`),
-      t('games.triangles.stars', { n: S.params.stars }),
-      mode() === 'computer'
-        ? t('games.triangles.side.vs', { level: t(`games.triangles.opponent.${S.params.opponent}`) })
-        : t(`games.triangles.new.kind.${mode()}`),
-    ];
-    if (S.params.again) parts.push(t('games.triangles.side.again'));
-    desc.textContent = parts.join(' · ');
-    $('tri-side-number').textContent = t('common.game_number', { number: S.number });
-  } else {
-    desc.textContent = t('games.triangles.empty.status');
-    $('tri-side-number').textContent = '';
-  }
-  side.querySelector('[data-action="copy-board"]').disabled = !S.number;
-  side.querySelector('[data-action="copy-game"]').hidden = !(S.id && mode() === 'online');
-}
-
-function renderClaim() {
-  const bar = $('tri-claim');
-  const claim = mode() === 'online' ? online.claimable() : null;
-  const show = Boolean(claim) && !online.snoozed() && !S.busy;
-  bar.hidden = !show;
-  if (show) {
-    $('tri-claim-text').textContent = t('games.triangles.claim.text', {
-      name: nameOf(claim.seat),
-      time: formatTime(claim.away),
-    });
-  }
-}
-
-function renderStats() {
-  for (const row of document.querySelectorAll('#tri-stats tr[data-level]')) {
-    const tally = S.stats?.[row.dataset.level] || { wins: 0, losses: 0, draws: 0 };
-    for (const cell of row.querySelectorAll('td[data-k]')) cell.textContent = formatNumber(tally[cell.dataset.k] ?? 0);
-  }
-}
-
-async function loadStats() {
-  try {
-    S.stats = (await api('GET', '/api/stats/triangles')).stats || {};
-  } catch {
-    S.stats = S.stats || {};
-  }
-  renderStats();
-}
-
-/* ---------------------------------------------------------------- refusals ------- */
-
-function hideBubble() {
-  bubble.hidden = true;
-  board.clearRefused();
-}
-
-let bubbleTimer = 0;
-
-function showBubble(at, text, kind = 'error') {
-  clearTimeout(bubbleTimer);
-  bubble.textContent = text;
-  bubble.dataset.kind = kind;
-  bubble.hidden = false;
-  const width = boardBox.clientWidth;
-  const half = Math.min(bubble.offsetWidth / 2, width / 2 - 4);
-  const x = Math.max(half + 4, Math.min(width - half - 4, at.x));
-  const below = at.y < bubble.offsetHeight + 28;
-  bubble.classList.toggle('is-below', below);
-  bubble.style.left = `${x}px`;
-  bubble.style.top = `${at.y}px`;
-  bubbleTimer = setTimeout(() => {
-    bubble.hidden = true;
-  }, 2800);
-}
-
-function refuse(error, a, b) {
-  const code = error.code;
-  if (code === 'stale_version' && error.body?.current) {
-    applySnapshot(error.body.current);
-    toast(t('games.triangles.error.stale_version'));
-    return;
-  }
-  if (code === 'game_over' || code === 'waiting_for_opponent') {
-    reload();
-  }
-  const key = `games.triangles.error.${code}`;
-  if (!has(key)) {
-    toast(error.status === 0 ? t('common.error.network') : error.message || t('common.error.generic'), { kind: 'error' });
-    return;
-  }
-  const pa = board.point(a);
-  const pb = board.point(b);
-  board.refuse({ a, b, star: error.details?.star ?? null, line: error.details?.line ?? null });
-  showBubble({ x: (pa.x + pb.x) / 2, y: (pa.y + pb.y) / 2 }, t(key));
-}
-
-function blocked(star) {
-  if (!S.view) return;
-  let key = null;
-  if (isSpectator()) key = 'games.triangles.spectator.cannot';
-  else if (S.view.over) key = 'games.triangles.error.game_over';
-  else if (S.status === 'waiting') key = 'games.triangles.error.waiting_for_opponent';
-  else if (S.thinking || S.busy || S.animating) key = null;
-  else if (!S.seats.includes(S.view.turn)) key = 'games.triangles.error.not_your_turn';
-  if (key) showBubble(board.point(star), t(key), 'info');
-}
+const gameUrl = () => `${location.origin}/g/${encodeURIComponent(S.id)}`;
+const boardUrl = () => `${location.origin}/play/triangles/${encodeURIComponent(S.number)}`;
 
 /* ---------------------------------------------------------------- state ---------- */
 
-function applySnapshot(snap) {
+/** `receivedAt`: when the server's answer arrived (its server_ms is of that moment, not of
+ *  the end of the animation that played it out). */
+function applySnapshot(snap, receivedAt = performance.now()) {
   if (snap.id && S.id && snap.id !== S.id) return;
+  session.take(snap, receivedAt);
   S.view = snap.view;
   S.version = snap.version;
   if (snap.status) S.status = snap.status;
@@ -426,10 +109,6 @@ function applySnapshot(snap) {
   if (snap.presence) {
     S.presence = snap.presence;
     S.presenceAt = performance.now();
-  }
-  if (snap.server_ms != null) {
-    S.serverMs = snap.server_ms;
-    S.serverAt = performance.now();
   }
   S.display = null;
   S.thinking = false;
@@ -455,97 +134,45 @@ function afterChange() {
   }
 }
 
-function showNotice(kind = null) {
-  const box = $('tri-notice');
-  let title = '';
-  let text = '';
-  let actions = [];
-  if (S.status === 'cancelled' || kind === 'cancelled') {
-    title = t('games.triangles.cancelled.title');
-    text = t('games.triangles.cancelled.text');
-    actions = [el('button', { type: 'button', class: 'btn btn-primary', dataset: { action: 'new' } }, t('common.new_game'))];
-  } else if (S.status === 'waiting' && !S.seats.length && S.view) {
-    title = t('games.triangles.join.title', { name: nameOf(0) });
-    text = t('games.triangles.join.text');
-    actions = [el('button', { type: 'button', class: 'btn btn-primary', dataset: { action: 'join' } }, t('games.triangles.join.button'))];
-  }
-  box.hidden = !title;
-  if (!title) return;
-  $('tri-notice-title').textContent = title;
-  $('tri-notice-text').textContent = text;
-  $('tri-notice-actions').replaceChildren(...actions);
-}
-
 async function reload() {
   if (!S.id) return;
   try {
-    const snap = await api('GET', `/api/games/${encodeURIComponent(S.id)}`);
+    const snap = await session.get(`/api/games/${encodeURIComponent(S.id)}`);
     enqueue(() => applySnapshot(snap));
   } catch {
     /* keep what we have */
   }
 }
 
-/* ---------------------------------------------------------------- events --------- */
+/* ---------------------------------------------------------------- moves ---------- */
 
-function onStep(event) {
-  const display = S.display;
-  if (event.type === 'line') {
-    S.again = null;
-    if (mode() === 'computer' && event.seat === 1) S.thinking = false;
-    announce(t('games.triangles.live.line', { name: nameOf(event.seat) }));
-  } else if (event.type === 'triangle') {
-    display.scores = display.scores.slice();
-    display.scores[event.seat] += 1;
-    display.closed = event.seat;
-    announce(t('games.triangles.live.triangle', { name: nameOf(event.seat) }));
-  } else if (event.type === 'turn') {
-    if (display.closed === event.seat && S.view?.again) S.again = event.seat;
-    display.closed = null;
-    display.turn = event.seat;
-    if (mode() === 'computer' && event.seat === 1) S.thinking = true;
-  } else if (event.type === 'over') {
-    display.turn = null;
-  }
-  render();
-}
-
-async function playEvents(events) {
-  S.animating = true;
-  S.display = { scores: [...(S.view?.scores || [0, 0])], turn: S.view?.turn ?? null, closed: null };
-  render();
-  try {
-    await board.play(events || [], onStep);
-  } finally {
-    S.animating = false;
-  }
-}
-
-async function playResult(result) {
+async function playResult(result, receivedAt) {
   await playEvents(result.events);
-  applySnapshot(result);
+  applySnapshot(result, receivedAt);
 }
 
-async function playMove(msg) {
+async function playMove(msg, receivedAt) {
   if (msg.version <= S.version) return;
   if (msg.from_version !== S.version) {
-    applySnapshot({ ...msg, id: S.id });
+    applySnapshot({ ...msg, id: S.id }, receivedAt);
     return;
   }
   await playEvents(msg.events);
-  applySnapshot({ id: S.id, view: msg.view, version: msg.version, status: msg.status, server_ms: msg.server_ms });
+  applySnapshot({ id: S.id, view: msg.view, version: msg.version, status: msg.status, server_ms: msg.server_ms, outcome: msg.outcome }, receivedAt);
 }
 
-/* ---------------------------------------------------------------- moves ---------- */
 
 async function sendMove(move) {
-  const path = `/api/games/${encodeURIComponent(S.id)}/moves`;
   if (mode() === 'online' && online.ready) {
     const ack = await online.move(S.version, move);
     S.awaitVersion = ack.version; // the socket brings the move itself, maybe after the ack
     return null;
   }
-  return api('POST', path, { version: S.version, move });
+  session.version = S.version; // the board the player sees is the one the move is made on
+  const outcome = await session.move(move);
+  if (outcome.gone) return null;
+  if (!outcome.ok) throw outcome.error ?? new ApiError(0, 'network', '');
+  return outcome.result;
 }
 
 async function sendLine(a, b) {
@@ -554,7 +181,7 @@ async function sendLine(a, b) {
   const seat = S.view.turn;
   board.setPending({ a, b, seat });
   S.busy = true;
-  if (mode() === 'computer') S.thinking = true;
+  if (computerSeat() !== null) S.thinking = true;
   render();
   let result;
   try {
@@ -564,11 +191,12 @@ async function sendLine(a, b) {
     S.thinking = false;
     board.setPending(null);
     render();
-    refuse(error instanceof ApiError ? error : new ApiError(0, 'network', String(error)), a, b);
+    refuse(error instanceof ApiError ? error : new ApiError(0, 'network', String(error)), a, b, { adopt: applySnapshot, reload });
     return;
   }
   S.busy = false;
-  if (result) await enqueue(() => playResult(result));
+  const receivedAt = performance.now();
+  if (result) await enqueue(() => playResult(result, receivedAt));
   else render();
 }
 
@@ -593,11 +221,12 @@ async function sendAndPlay(move) {
   render();
   try {
     const result = await sendMove(move);
+    const receivedAt = performance.now();
     S.busy = false;
-    if (result) await enqueue(() => playResult(result));
+    if (result) await enqueue(() => playResult(result, receivedAt));
   } catch (error) {
     S.busy = false;
-    toast(has(`games.triangles.error.${error.code}`) ? t(`games.triangles.error.${error.code}`) : error.message, { kind: 'error' });
+    toast(err(error), { kind: 'error' });
   }
   render();
 }
@@ -636,87 +265,9 @@ async function rematchAction(action) {
       return;
     }
   } catch (error) {
-    toast(has(`games.triangles.error.${error.code}`) ? t(`games.triangles.error.${error.code}`) : error.message, { kind: 'error' });
+    toast(err(error), { kind: 'error' });
   }
   if (final.open) final.update(finalModel());
-}
-
-/* ---------------------------------------------------------------- the end -------- */
-
-function reasonText() {
-  const view = S.view;
-  const m = mode();
-  const loser = view.winner == null ? null : 1 - view.winner;
-  const mine = loser != null && S.seats.includes(loser) && m !== 'human';
-  if (view.result === 'resigned') {
-    return mine ? t('games.triangles.final.reason.resigned_you') : t('games.triangles.final.reason.resigned', { name: nameOf(loser) });
-  }
-  if (view.result === 'claimed') {
-    return mine ? t('games.triangles.final.reason.claimed_you') : t('games.triangles.final.reason.claimed', { name: nameOf(loser) });
-  }
-  return t('games.triangles.final.reason.no_triangles');
-}
-
-function rematchModel() {
-  const me = mySeat();
-  const other = 1 - me;
-  const r = S.rematch || {};
-  const offer = { label: t('games.triangles.rematch.offer'), action: 'rematch-offer', primary: true };
-  if (r.offered_by === me) return { text: t('games.triangles.rematch.offered', { name: nameOf(other) }), actions: [] };
-  if (r.offered_by === other) {
-    return {
-      text: t('games.triangles.rematch.incoming', { name: nameOf(other) }),
-      actions: [
-        { label: t('games.triangles.rematch.decline'), action: 'rematch-decline' },
-        { label: t('games.triangles.rematch.accept'), action: 'rematch-accept', primary: true },
-      ],
-    };
-  }
-  if (r.declined_by === other) return { text: t('games.triangles.rematch.declined', { name: nameOf(other) }), actions: [offer] };
-  if (r.declined_by === me) return { text: t('games.triangles.rematch.you_declined'), actions: [offer] };
-  return { text: t('games.triangles.rematch.ask'), actions: [offer] };
-}
-
-function finalModel() {
-  const view = S.view;
-  const m = mode();
-  const winner = view.winner;
-  const me = mySeat();
-  let title;
-  let tone = 'neutral';
-  if ((m === 'computer' || m === 'online') && me != null) {
-    title = winner == null ? t('common.draw') : winner === me ? t('common.you_won') : t('common.you_lost');
-    tone = winner == null ? 'draw' : winner === me ? 'win' : 'loss';
-  } else {
-    title = winner == null ? t('common.draw') : t('games.triangles.final.wins', { name: nameOf(winner) });
-    tone = winner == null ? 'draw' : 'win';
-  }
-  let stats = null;
-  if (m === 'computer') {
-    const tally = S.stats?.[S.params.opponent] || { wins: 0, losses: 0, draws: 0 };
-    stats = t('games.triangles.final.stats', {
-      level: t(`games.triangles.opponent.${S.params.opponent}`),
-      wins: plural('games.triangles.stats.n_wins', tally.wins),
-      losses: plural('games.triangles.stats.n_losses', tally.losses),
-      draws: plural('games.triangles.stats.n_draws', tally.draws),
-    });
-  }
-  const actions = [];
-  if (m === 'online') {
-    actions.push({ label: t('common.new_game'), action: 'new', primary: me == null });
-  } else {
-    actions.push({ label: t('common.new_game'), action: 'new' });
-    actions.push({ label: t('common.play_again'), action: 'again', primary: true });
-  }
-  return {
-    title,
-    sub: reasonText(),
-    tone,
-    players: [0, 1].map((seat) => ({ seat, name: nameOf(seat), score: view.scores[seat], winner: winner === seat })),
-    stats,
-    rematch: m === 'online' && me != null ? rematchModel() : null,
-    actions,
-  };
 }
 
 function showFinal() {
@@ -749,7 +300,7 @@ function reset() {
   online.snoozedUntil = 0;
   Object.assign(S, {
     id: null, number: null, params: null, view: null, version: 0, status: null,
-    seats: [], players: null, presence: null, serverMs: null, busy: false, thinking: false,
+    seats: [], players: null, presence: null, busy: false, thinking: false,
     animating: false, display: null, again: null, finalShown: false, rematch: null, public: false,
     awaitVersion: 0,
   });
@@ -780,12 +331,13 @@ async function create(choice, number = null) {
   if (choice.public) body.public = true;
   let game;
   try {
-    game = await api('POST', '/api/games', body);
+    game = await session.post('/api/games', body);
   } catch (error) {
-    toast(error.code === 'bad_number' ? t('games.triangles.error.bad_number') : error.message || t('common.error.generic'), { kind: 'error' });
+    toast(err(error), { kind: 'error' });
     return false;
   }
   reset();
+  session.start(game);
   S.id = game.id;
   history.replaceState(null, '', `/g/${encodeURIComponent(game.id)}`);
   const opening = game.events || [];
@@ -816,7 +368,7 @@ async function join() {
   });
   if (!name) return;
   try {
-    const snap = await api('POST', `/api/games/${encodeURIComponent(S.id)}/join`);
+    const snap = await session.post(`/api/games/${encodeURIComponent(S.id)}/join`);
     enqueue(() => applySnapshot(snap));
     // A new socket: the server sees a seated player now (presence, moves).
     online.close();
@@ -826,7 +378,7 @@ async function join() {
       toast(t('games.triangles.error.no_free_seat'));
       reload();
     } else {
-      toast(error.message || t('common.error.generic'), { kind: 'error' });
+      toast(err(error), { kind: 'error' });
     }
   }
 }
@@ -837,14 +389,15 @@ async function open(id) {
   render();
   let snap;
   try {
-    snap = await api('GET', `/api/games/${encodeURIComponent(id)}`);
+    snap = await session.get(`/api/games/${encodeURIComponent(id)}`);
   } catch (error) {
     if (storedGame() === id) remember(null);
     S.id = null;
     render();
-    toast(error.status === 404 ? t('games.triangles.error.game_not_found') : error.message, { kind: 'error' });
+    toast(error.status === 404 ? t('games.triangles.error.game_not_found') : err(error), { kind: 'error' });
     return false;
   }
+  session.start(snap);
   if (snap.game !== 'triangles') {
     location.replace(`/g/${encodeURIComponent(id)}`);
     return false;
@@ -857,9 +410,9 @@ async function open(id) {
 
 async function cancelGame() {
   try {
-    await api('POST', `/api/games/${encodeURIComponent(S.id)}/cancel`);
+    await session.post(`/api/games/${encodeURIComponent(S.id)}/cancel`);
   } catch (error) {
-    toast(error.message || t('common.error.generic'), { kind: 'error' });
+    toast(err(error), { kind: 'error' });
     return;
   }
   remember(null);
@@ -919,19 +472,6 @@ document.addEventListener('pointerdown', () => {
   keyboardUser = false;
 }, true);
 
-window.addEventListener('resize', () => {
-  bubble.hidden = true;
-});
-
-async function resumable(id) {
-  try {
-    const snap = await api('GET', `/api/games/${encodeURIComponent(id)}`);
-    return snap.game === 'triangles' && snap.seats?.length > 0 && ['active', 'waiting'].includes(snap.status);
-  } catch {
-    return false;
-  }
-}
-
 async function boot() {
   loadStats();
   render();
@@ -945,7 +485,7 @@ async function boot() {
     return;
   }
   const stored = storedGame();
-  if (stored && (await resumable(stored))) {
+  if (await session.resumable(stored)) {
     history.replaceState(null, '', `/g/${encodeURIComponent(stored)}`);
     await open(stored);
     return;

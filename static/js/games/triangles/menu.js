@@ -3,7 +3,8 @@
  *
  *   const menu = new NewGameMenu(dialog, {onLook})
  *   await menu.ask({number?, look}) → null (closed) or
- *       {kind: "computer"|"human"|"online", params: {opponent, field, stars, again}, public}
+ *       {kind: "computer"|"human"|"online", params: {opponent, field, stars, again, clock?}, public}
+ *     The time control is offered for online games only, its choices from the catalog.
  *     The choices are remembered (localStorage) for next time. With a game number the
  *     board is fixed by the number (the server reads it): field and stars are not asked.
  *   await askName(dialog, {title?, text?}) → the saved name, or null when closed
@@ -12,10 +13,18 @@
 
 import { api } from '../../core/api.js';
 import { t } from '../../core/i18n.js';
-import { closeDialog, el, openDialog } from '../../core/ui.js';
+import { GameMenu } from '../../core/menu.js';
+import { closeDialog, el, openDialog, pageConfig } from '../../core/ui.js';
 
 const STORE = 'triangles.new';
-const COUNTS = { phone: [24, 60, 120], tablet: [80, 120, 180] };
+// the catalog entry that came with the page: the star counts each field offers, the levels
+const CATALOG = pageConfig().catalog ?? {};
+const COUNTS = CATALOG.params?.stars?.by_field ?? {};
+const LEVELS = CATALOG.levels ?? [];
+const KINDS = [...new Set(Object.values(CATALOG.kinds ?? {}))];
+const CLOCKS = CATALOG.params?.clock?.choices ?? [];
+const CLOCK_FOR = CATALOG.params?.clock?.for ?? [];
+const RATED_FOR = CATALOG.params?.rated?.for ?? [];
 
 function remembered() {
   try {
@@ -33,14 +42,15 @@ function remember(choice) {
   }
 }
 
-export class NewGameMenu {
+export class NewGameMenu extends GameMenu {
   constructor(dialog, { onLook } = {}) {
-    this.dialog = dialog;
+    super(dialog);
     this.form = dialog.querySelector('#tri-new-form');
     this.starsBox = dialog.querySelector('#tri-new-stars');
     this.again = dialog.querySelector('#tri-new-again');
     this.pub = dialog.querySelector('#tri-new-public');
-    dialog.querySelector('[data-action="close"]').addEventListener('click', () => closeDialog(dialog, 'cancel'));
+    this.rated = dialog.querySelector('#tri-new-rated');
+    dialog.querySelector('#tri-new-clocks').addEventListener('change', () => this.sync());
     for (const input of dialog.querySelectorAll('input[name="tri-kind"], input[name="tri-fieldshape"]')) {
       input.addEventListener('change', () => this.sync());
     }
@@ -71,8 +81,20 @@ export class NewGameMenu {
     );
   }
 
+  renderClocks(chosen) {
+    const pick = CLOCKS.includes(chosen) ? chosen : CATALOG.params?.clock?.default;
+    this.dialog.querySelector('#tri-new-clocks').replaceChildren(
+      ...CLOCKS.map((name) => el('label', {},
+        el('input', { type: 'radio', name: 'tri-clock', value: name, checked: name === pick }),
+        el('span', {}, t(`games.triangles.clock.choice.${name}`)))),
+    );
+  }
+
   sync() {
     const kind = this.value('tri-kind');
+    this.dialog.querySelector('#tri-new-clock').hidden = !CLOCKS.length || !CLOCK_FOR.includes(kind);
+    // rated: online games with a clock only (the server refuses the others: bad_rated)
+    this.dialog.querySelector('#tri-new-rated-row').hidden = !RATED_FOR.includes(kind) || (this.value('tri-clock') ?? 'none') === 'none';
     this.dialog.querySelector('#tri-new-level').hidden = kind !== 'computer';
     this.dialog.querySelector('#tri-new-public-row').hidden = kind !== 'online';
     const field = this.value('tri-fieldshape') || 'phone';
@@ -85,13 +107,15 @@ export class NewGameMenu {
 
   ask({ number = null, look = 'nebula' } = {}) {
     const saved = remembered();
-    const field = COUNTS[saved.field] ? saved.field : 'phone';
-    this.check('tri-kind', ['computer', 'human', 'online'].includes(saved.kind) ? saved.kind : 'computer');
-    this.check('tri-level', ['easy', 'medium', 'hard'].includes(saved.level) ? saved.level : 'easy');
+    const field = COUNTS[saved.field] ? saved.field : CATALOG.params?.field?.default;
+    this.check('tri-kind', KINDS.includes(saved.kind) ? saved.kind : CATALOG.kinds?.[CATALOG.params?.opponent?.default]);
+    this.check('tri-level', LEVELS.includes(saved.level) ? saved.level : LEVELS[0]);
     this.check('tri-fieldshape', field);
     this.renderStars(field, saved.stars);
+    this.renderClocks(saved.clock);
     this.again.checked = Boolean(saved.again);
     this.pub.checked = Boolean(saved.public);
+    this.rated.checked = Boolean(saved.rated);
     // A game number fixes the board: the field and the stars are not asked for.
     this.dialog.querySelector('#tri-new-size').hidden = Boolean(number);
     const note = this.dialog.querySelector('#tri-new-number');
@@ -99,10 +123,10 @@ export class NewGameMenu {
     note.textContent = number ? t('games.triangles.new.number', { number }) : '';
     this.check('tri-look-menu', look);
     this.sync();
-    return openDialog(this.dialog).then((result) => {
+    return this.show().then((result) => {
       if (result !== 'start') return null;
       const kind = this.value('tri-kind');
-      const level = this.value('tri-level') || 'easy';
+      const level = this.value('tri-level') || LEVELS[0];
       const choice = {
         kind,
         level,
@@ -110,9 +134,12 @@ export class NewGameMenu {
         stars: Number(this.value('tri-stars')),
         again: this.again.checked,
         public: this.pub.checked,
+        clock: this.value('tri-clock'),
+        rated: this.rated.checked,
       };
       if (!number) remember(choice);
-      else remember({ ...saved, kind, level, again: choice.again, public: choice.public });
+      else remember({ ...saved, kind, level, again: choice.again, public: choice.public, clock: choice.clock });
+      const timed = CLOCK_FOR.includes(kind) && choice.clock;
       return {
         kind,
         params: {
@@ -120,6 +147,8 @@ export class NewGameMenu {
           field: choice.field,
           stars: choice.stars,
           again: choice.again,
+          ...(timed ? { clock: choice.clock } : {}),
+          ...(timed && choice.clock !== 'none' && choice.rated ? { rated: true } : {}),
         },
         public: kind === 'online' && choice.public,
       };

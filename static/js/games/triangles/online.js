@@ -4,7 +4,7 @@
  * opponent, and the rematch.
  *
  *   const online = new Online(ctx)
- *     ctx: {state(), onState(msg), onMove(msg), onJoined(msg), onRematch(r), onCancelled(),
+ *     ctx: {session, state(), onState(msg), onMove(msg), onJoined(msg), onRematch(r), onCancelled(),
  *           onPresence(), onStatus(s), render(), claim()}
  *   online.connect(gameId, since)   opens (or re-opens) the GameSocket
  *   online.ready                     true when moves can go through the socket
@@ -17,7 +17,6 @@
  *   online.rematch(action)           POST /api/games/{id}/rematch → {rematch}
  */
 
-import { api, GameSocket } from '../../core/api.js';
 import { t } from '../../core/i18n.js';
 import { copyLink, formatTime, shareLink } from '../../core/ui.js';
 
@@ -42,12 +41,13 @@ export class Online {
     if (this.socket && this.gameId === gameId) return;
     this.close();
     this.gameId = gameId;
-    this.socket = new GameSocket(gameId, {
+    // through the session: its socket's status is the page's connection state
+    this.socket = this.ctx.session.connect({
       onState: (msg) => this.ctx.onState(msg),
       onMove: (msg) => this.ctx.onMove(msg),
       onMessage: (msg) => this.message(msg),
       onStatus: (status) => this.ctx.onStatus(status),
-    }, { since });
+    }, since);
     clearInterval(this.ticker);
     this.ticker = setInterval(() => this.ctx.render(), 1000);
   }
@@ -66,7 +66,7 @@ export class Online {
 
   close() {
     clearInterval(this.ticker);
-    this.socket?.close();
+    if (this.socket) this.ctx.session.disconnect();
     this.socket = null;
   }
 
@@ -106,8 +106,8 @@ export class Online {
   /** Milliseconds since the current turn began, on the server's clock. */
   turnMs() {
     const S = this.ctx.state();
-    if (!S.view || S.serverMs == null) return 0;
-    return S.serverMs + (performance.now() - S.serverAt) - (S.view.turn_started_ms || 0);
+    if (!S.view) return 0;
+    return this.ctx.session.serverNow() - (S.view.turn_started_ms || 0);
   }
 
   presenceText(seat) {
@@ -162,7 +162,7 @@ export class Online {
 
   async rematch(action) {
     const S = this.ctx.state();
-    const result = await api('POST', `/api/games/${encodeURIComponent(S.id)}/rematch`, { action });
+    const result = await this.ctx.session.post(`/api/games/${encodeURIComponent(S.id)}/rematch`, { action });
     return result.rematch;
   }
 }

@@ -1,0 +1,38 @@
+"""Ratings: the leaderboard of a game's rating pool."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query
+
+from app.api.deps import Svc
+from app.errors import ANY_ROUTE, AppError, documented
+from app.wire import Leaderboard, LeaderboardRow
+
+router = APIRouter(prefix="/api", tags=["ratings"], responses=documented(*ANY_ROUTE))
+
+
+def pool_of(clocks: dict[str, dict[str, object] | None], asked: str) -> str:
+    """The pool named by ``asked``: a category ("blitz") or a time control ("3+2")."""
+    pools = {str(c["category"]) for c in clocks.values() if c}
+    if asked in pools:
+        return asked
+    control = clocks.get(asked)
+    if control:
+        return str(control["category"])
+    raise AppError("bad_pool", f"clock must be one of {', '.join(sorted(pools))} or a time control")
+
+
+@router.get(
+    "/leaderboard/{game}",
+    responses=documented("invalid_request", "unknown_game", "no_ratings", "bad_pool"),
+)
+async def get_leaderboard(
+    game: str, svc: Svc, clock: str = Query(default="blitz", max_length=24)
+) -> Leaderboard:
+    """The best-rated players of one pool (at most 50). Served from one index range."""
+    clocks = svc.catalog.engine(game).describe().get("clocks")
+    if not clocks:
+        raise AppError("no_ratings", f"{game} has no rated games")
+    pool = pool_of(clocks, clock)
+    rows = await svc.store.leaderboard(game, pool)
+    return Leaderboard(game=game, pool=pool, rows=[LeaderboardRow(**row) for row in rows])

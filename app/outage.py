@@ -1,0 +1,46 @@
+"""A lost database: answered with 503 ``database_unavailable`` (and Retry-After), logged
+once per outage rather than with a traceback per request. The pool replaces its broken
+connections by itself, so service resumes as soon as the database answers again."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from app.errors import AppError
+
+log = logging.getLogger("app.db")
+
+QUIET_S = 30.0  # failures this close together are one outage
+RETRY_AFTER_S = 5
+
+
+def is_outage(error: BaseException) -> bool:
+    """True for errors that mean the database cannot be reached (not a bad query)."""
+    if isinstance(error, OperationalError | InterfaceError | PoolTimeout | OSError):
+        return True
+    return isinstance(error, DBAPIError) and error.connection_invalidated
+
+
+class OutageLog:
+    def __init__(self) -> None:
+        self.last_failure = -QUIET_S
+
+    def unavailable(self, error: BaseException) -> AppError:
+        """Log the start of an outage (one line), and the refusal to answer meanwhile."""
+        now = time.monotonic()
+        if now - self.last_failure >= QUIET_S:
+            reason = type(getattr(error, "orig", None) or error).__name__
+            log.error("database unavailable (%s); answering 503 until it is back", reason)
+        self.last_failure = now
+        return AppError(
+            "database_unavailable",
+            "the game store is unavailable; try again in a few seconds",
+            headers={"Retry-After": str(RETRY_AFTER_S)},
+        )
+
+
+OUTAGES = OutageLog()

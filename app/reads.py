@@ -1,0 +1,141 @@
+"""What players read: a game, its log, the open games, records, statistics, the daily
+board and the player's name. Nothing here changes a game except through the move path
+(a load commits a due clock ending first)."""
+
+from __future__ import annotations
+
+from app.catalog import Catalog
+from app.clock import Clock, parse_day, today
+from app.errors import AppError
+from app.limits import Admission
+from app.models import COMPUTER
+from app.moves import MovePath
+from app.snapshots import Snapshots
+from app.store import Store
+from app.wire import (
+    DailyBoard,
+    GameLog,
+    HonourRow,
+    LoadedGame,
+    LogEntry,
+    Me,
+    OpenGame,
+    OpenGames,
+    RecordRow,
+    Records,
+    Stats,
+    Tally,
+)
+from engines.core.daily import daily_seed
+
+NAME_MAX = 24
+LOG_PAGE = 500  # log entries per page at most: one long log never holds up the others
+
+
+def clean_name(raw: str) -> str:
+    name = raw.strip()
+    if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
+        raise AppError("bad_name", f"a name has 1 to {NAME_MAX} printable characters")
+    return name
+
+
+class Reads:
+    def __init__(
+        self,
+        store: Store,
+        moves: MovePath,
+        clock: Clock,
+        catalog: Catalog,
+        snapshots: Snapshots,
+        admission: Admission,
+    ) -> None:
+        self.admission = admission
+        self.store = store
+        self.moves = moves
+        self.clock = clock
+        self.catalog = catalog
+        self.snapshots = snapshots
+
+    async def game(self, game_id: str, player_id: str | None) -> LoadedGame:
+        game, state = await self.moves.current(await self.store.game(game_id))
+        engine = self.catalog.engine(game.engine)
+        snapshot = self.snapshots.snapshot(game, engine, state, player_id)
+        return LoadedGame(
+            **dict(snapshot),
+            players=await self.snapshots.players(game, engine),
+            presence=await self.snapshots.presence_or_unknown(game.id, len(game.seats)),
+        )
+
+    async def log(self, game_id: str, after: int = 0, limit: int = LOG_PAGE) -> GameLog:
+        """One page of a game's log: at most ``limit`` entries after ply ``after``."""
+        game = await self.store.game(game_id)
+        entries = await self.store.moves(game_id, after=after, limit=limit + 1)
+        more = len(entries) > limit
+        moves = [LogEntry.model_construct(**entry) for entry in entries[:limit]]  # rows
+        return GameLog(
+            id=game.id,
+            game=game.engine,
+            params=game.params,
+            seed=game.seed,
+            number=game.number,
+            version=game.version,
+            moves=moves,
+            next=moves[-1].ply if more else None,
+        )
+
+    async def moves_since(self, game_id: str, version: int) -> list[LogEntry]:
+        return [LogEntry(**entry) for entry in await self.store.moves(game_id, after=version)]
+
+    async def open_games(self, player_id: str) -> OpenGames:
+        rows = await self.store.open_games(self.admission.waiting_since(self.clock.now_ms()))
+        return OpenGames(
+            games=[OpenGame(**{**row, "mine": row.pop("owner_id") == player_id}) for row in rows]
+        )
+
+    async def me(self, player_id: str) -> Me:
+        return Me(name=(await self.store.names([player_id])).get(player_id))
+
+    async def rename(self, player_id: str, raw_name: str) -> Me:
+        name = clean_name(raw_name)
+        await self.store.set_name(player_id, name, self.clock.now_ms())
+        return Me(name=name)
+
+    async def records(self, player_id: str, game: str | None) -> Records:
+        if game is not None:
+            self.catalog.engine(game)  # 404 for a game that does not exist
+        rows = await self.store.records(player_id, game)
+        return Records(records=[RecordRow(**row) for row in rows])
+
+    async def computer_stats(self, player_id: str, game: str) -> Stats:
+        """Wins, losses and draws against the computer, per level (the ``opponent`` param)."""
+        self.catalog.engine(game)
+        stats: dict[str, Tally] = {}
+        for params, seats, outcome in await self.store.finished_games(player_id, game):
+            if COMPUTER not in seats or player_id not in seats or not outcome:
+                continue
+            tally = stats.setdefault(str(params.get("opponent", COMPUTER)), Tally())
+            winner = outcome.get("winner")
+            if winner is None:
+                tally.draws += 1
+            elif seats[winner] == player_id:
+                tally.wins += 1
+            else:
+                tally.losses += 1
+        return Stats(game=game, stats=stats)
+
+    async def daily(self, game: str, date: str | None) -> DailyBoard:
+        """A day's board (today's by default) and its board of honour."""
+        engine = self.catalog.engine(game)
+        day = (parse_day(date) if date else today(self.clock)).isoformat()
+        params = engine.daily_params({})
+        if params is None:
+            raise AppError("no_daily", f"{game} has no daily board")
+        seed = daily_seed(game, day)
+        honour = await self.store.board_of_honour(game, day)
+        return DailyBoard(
+            game=game,
+            date=day,
+            number=engine.number(params, seed),
+            seed=seed,
+            honour=[HonourRow(**row) for row in honour],
+        )

@@ -1,0 +1,105 @@
+"""How a game looks to one viewer: the snapshot answered by REST and sockets alike."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from app.catalog import AnyEngine
+from app.clock import Clock
+from app.models import COMPUTER, Game, GameStatus
+from app.presence import Presence
+from app.store import Store
+from app.wire import Outcome, PlayerKind, Rematch, SeatHolder, SeatPresence, Snapshot, View
+from engines.core.glicko2 import START_RATING
+
+log = logging.getLogger("app.presence")
+
+
+def seats_of(game: Game, player_id: str | None) -> list[int]:
+    """The seats ``player_id`` holds in ``game``."""
+    return [i for i, holder in enumerate(game.seats) if player_id and holder == player_id]
+
+
+def viewer_seat(engine: AnyEngine, state: Any, mine: Sequence[int]) -> int | None:
+    """The seat a player views (and moves) from: the one to move if they hold it."""
+    if not mine:
+        return None
+    turn = engine.to_move(state)
+    return turn if turn in mine else mine[0]
+
+
+def hub_views(engine: AnyEngine, game: Game, state: Any) -> dict[str, View]:
+    """The spectators' view as ``"public"`` and, in a game with hidden information,
+    each seat's own view, keyed ``"0"``, ``"1"``…"""
+    views: dict[str, View] = {"public": engine.view(state, None)}
+    if engine.view_by_seat:
+        for seat in range(len(game.seats)):
+            views[str(seat)] = engine.view(state, seat)
+    return views
+
+
+def outcome_of(game: Game) -> Outcome | None:
+    return Outcome.model_validate(game.outcome) if game.outcome else None
+
+
+class Snapshots:
+    def __init__(self, store: Store, presence: Presence, clock: Clock) -> None:
+        self.store = store
+        self.presence = presence
+        self.clock = clock
+
+    def snapshot(
+        self, game: Game, engine: AnyEngine, state: Any, player_id: str | None
+    ) -> Snapshot:
+        mine = seats_of(game, player_id)
+        seat = viewer_seat(engine, state, mine)
+        return Snapshot(
+            id=game.id,
+            game=game.engine,
+            number=game.number,
+            params=game.params,
+            seat=seat,
+            seats=mine,
+            version=game.version,
+            status=GameStatus(game.status),
+            view=engine.view(state, seat),
+            outcome=outcome_of(game),
+            rematch=Rematch.model_validate(game.rematch) if game.rematch else None,
+            daily=game.daily,
+            server_ms=self.clock.now_ms() - game.started_ms,
+        )
+
+    async def players(self, game: Game, engine: AnyEngine | None = None) -> list[SeatHolder]:
+        """Who holds each seat; in a rated game (``engine`` tells), with their ratings."""
+        pool = engine.rating_pool(engine.parse_params(game.params)) if engine else None
+        humans = [s for s in game.seats if s and s != COMPUTER]
+        names = await self.store.names(humans)
+        ratings = await self.store.ratings(game.engine, pool, humans) if pool else {}
+        return [
+            SeatHolder(kind=PlayerKind.OPEN, name=None)
+            if holder is None
+            else SeatHolder(kind=PlayerKind.COMPUTER, name=None)
+            if holder == COMPUTER
+            else SeatHolder(
+                kind=PlayerKind.PLAYER,
+                name=names.get(holder),
+                rating=ratings.get(holder, START_RATING) if pool else None,
+            )
+            for holder in game.seats
+        ]
+
+    async def presence_or_unknown(self, game_id: str, seat_count: int) -> list[SeatPresence]:
+        """Presence is advisory: while its store is unreachable every seat reads as never
+        seen, and the game is served regardless."""
+        try:
+            return await self.presence_of(game_id, seat_count)
+        except (RedisError, OSError) as exc:
+            log.warning("presence of game %s unknown: %s", game_id, exc)
+            return [SeatPresence(connected=False, away_ms=None) for _ in range(seat_count)]
+
+    async def presence_of(self, game_id: str, seat_count: int) -> list[SeatPresence]:
+        return await self.presence.seats(game_id, seat_count, self.clock.now_ms())

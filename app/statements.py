@@ -1,0 +1,82 @@
+"""The move path's SQL, built once (SQLAlchemy then reuses each compiled form instead of
+building, hashing and coercing a new statement for every move). Only ``app.store`` runs
+them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Integer, String, Table, bindparam, cast, column, insert, text, update, values
+
+from app.models import Game, Move
+
+GAMES: Table = Game.__table__  # type: ignore[assignment]
+MOVES: Table = Move.__table__  # type: ignore[assignment]
+ADVANCE_GAME = update(GAMES).where(
+    GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("seen")
+)
+APPEND_MOVES = insert(MOVES)
+BATCH_COLUMNS = ("version", "state", "status", "outcome", "score", "updated_ms", "deadline_ms")
+
+
+# PostgreSQL: one statement for a batch of any size (arrays, not a VALUES list), so it is
+# compiled and prepared once; JSON goes as text and is cast.
+ADVANCE_MANY_PG = text(
+    """
+    UPDATE games SET version = b.version, state = b.state::json, status = b.status,
+        outcome = b.outcome::json, score = b.score, updated_ms = b.updated_ms,
+        deadline_ms = b.deadline_ms
+    FROM unnest(
+        CAST(:id AS VARCHAR[]), CAST(:seen AS INTEGER[]), CAST(:version AS INTEGER[]),
+        CAST(:state AS TEXT[]), CAST(:status AS VARCHAR[]), CAST(:outcome AS TEXT[]),
+        CAST(:score AS BIGINT[]), CAST(:updated_ms AS BIGINT[]), CAST(:deadline_ms AS BIGINT[])
+    ) AS b(id, seen, version, state, status, outcome, score, updated_ms, deadline_ms)
+    WHERE games.id = b.id AND games.version = b.seen
+    RETURNING games.id
+    """
+)
+
+
+def rows_of(batch: Sequence[Advance]) -> list[tuple[Any, ...]]:
+    """A batch as rows of ``("id", "seen", *BATCH_COLUMNS)``."""
+    return [(a.game.id, a.game.version, *(a.values[k] for k in BATCH_COLUMNS)) for a in batch]
+
+
+def columns_of(batch: Sequence[Advance]) -> dict[str, list[Any]]:
+    """A batch as one array per column (JSON as text), for ``ADVANCE_MANY_PG``."""
+    names = ("id", "seen", *BATCH_COLUMNS)
+    transposed = zip(*rows_of(batch), strict=True)
+    columns = {name: list(values) for name, values in zip(names, transposed, strict=True)}
+    for name in ("state", "outcome"):
+        columns[name] = [None if v is None else json.dumps(v) for v in columns[name]]
+    return columns
+
+
+def advance_many_statement(batch: Sequence[Advance]) -> Any:
+    """The same for SQLite: ``WITH batch(…) AS (VALUES …) UPDATE … FROM batch``."""
+    listed = values(
+        column("id", String),
+        column("seen", Integer),
+        *(column(key, GAMES.c[key].type) for key in BATCH_COLUMNS),
+        name="batch",
+    ).data(rows_of(batch))
+    rows = listed.cte("batch")
+    return (
+        update(GAMES)
+        .where(GAMES.c.id == rows.c.id, GAMES.c.version == rows.c.seen)
+        .values({key: cast(rows.c[key], GAMES.c[key].type) for key in BATCH_COLUMNS})
+        .returning(GAMES.c.id)
+    )
+
+
+@dataclass(frozen=True)
+class Advance:
+    """One game's move waiting to be written: its row as the move saw it, the new
+    column values and the log entries."""
+
+    game: Game
+    values: dict[str, Any]
+    entries: list[dict[str, Any]]

@@ -1,0 +1,75 @@
+"""One player on several devices: a short code, shown as text and as a QR code, that
+makes another browser the same player.
+
+A code is 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L), about 40
+bits: with claims limited per browser and per address (``Admission.claiming``) and a
+code living 10 minutes, guessing one is hopeless. Only its SHA-256 is stored. Claiming
+consumes it in one guarded update, so of two racing claims exactly one wins; the
+browser that issued it stays signed in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+import segno
+
+from app.clock import Clock
+from app.errors import AppError
+from app.limits import Admission
+from app.store import Store
+from app.wire import TransferCode
+
+ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+TTL_MS = 10 * 60 * 1000
+
+
+def normalise(raw: str) -> str:
+    """What a person types: any case, with spaces or dashes between groups."""
+    return raw.replace(" ", "").replace("-", "").upper()
+
+
+def code_hash(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+def bad_code() -> AppError:
+    return AppError("bad_code", "this code is wrong, used or expired")
+
+
+def qr_matrix(text: str) -> list[list[int]]:
+    """The QR code's modules (1 = dark), rows top to bottom, without the quiet zone: the
+    page draws it on a canvas and adds the border."""
+    qr = segno.make(text, error="m", micro=False)
+    return [[1 if module else 0 for module in row] for row in qr.matrix]
+
+
+class Transfers:
+    def __init__(self, store: Store, clock: Clock, admission: Admission) -> None:
+        self.store = store
+        self.clock = clock
+        self.admission = admission
+
+    async def issue(self, player_id: str, site: str) -> TransferCode:
+        """A new code for this player; ``site`` is the site's origin as the browser sees
+        it (the claim URL the QR code holds starts with it)."""
+        await self.admission.transferring(player_id)
+        code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+        now = self.clock.now_ms()
+        await self.store.add_transfer(code_hash(code), player_id, now, now + TTL_MS)
+        url = f"{site.rstrip('/')}/me?code={code}"
+        return TransferCode(code=code, url=url, expires_ms=now + TTL_MS, qr=qr_matrix(url))
+
+    async def claim(self, player_id: str, address: str, raw_code: str) -> str:
+        """The player a code names, consuming it; 404 ``bad_code`` when it is wrong, used
+        or expired, 429 ``rate_limited`` for a browser or address guessing."""
+        await self.admission.claiming(player_id, address)
+        code = normalise(raw_code)
+        if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+            raise bad_code()
+        owner = await self.store.claim_transfer(code_hash(code), self.clock.now_ms())
+        if owner is None:
+            raise bad_code()
+        return owner

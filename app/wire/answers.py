@@ -1,0 +1,299 @@
+"""REST answers: games, logs, replays, players, records, history and the catalog."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    Field,
+)
+
+from app.models import GameStatus
+from app.wire.ratings import RatingChange
+
+View = dict[str, Any]
+Event = dict[str, Any]
+
+# --- errors -------------------------------------------------------------------------------
+
+
+class ErrorInfo(BaseModel):
+    code: str = Field(description="stable machine code, e.g. `stale_version`")
+    message: str = Field(description="for developers; pages show their own text per code")
+    details: dict[str, Any] | None = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorInfo
+    current: Snapshot | None = Field(
+        default=None, description="with `stale_version`: the game as it is now"
+    )
+    id: str | None = Field(default=None, description="with `daily_played`: the game played")
+
+
+# --- games --------------------------------------------------------------------------------
+
+
+class PlayerKind(StrEnum):
+    OPEN = "open"  # nobody holds the seat yet
+    COMPUTER = "computer"
+    PLAYER = "player"
+
+
+class SeatHolder(BaseModel):
+    kind: PlayerKind
+    name: str | None
+    rating: float | None = None  # in a rated game: the player's rating in its pool
+
+
+class SeatPresence(BaseModel):
+    connected: bool
+    away_ms: int | None = Field(description="how long the seat has been away; null: never seen")
+
+
+class Outcome(BaseModel):
+    reason: str
+    scores: list[int]
+    winner: int | None
+    time_ms: int
+    ratings: RatingChange | None = None  # rated games only
+
+
+class Rematch(BaseModel):
+    offered_by: int | None = None
+    declined_by: int | None = None
+    game_id: str | None = Field(default=None, description="the new game, once accepted")
+
+
+class LogEntry(BaseModel):
+    ply: int
+    seat: int | None
+    move: dict[str, Any] | None = Field(description="null for a clock tick that changed the game")
+    at_ms: int
+
+
+class Snapshot(BaseModel):
+    """A game as one viewer sees it."""
+
+    id: str
+    game: str
+    number: str
+    params: dict[str, Any]
+    seat: int | None = Field(description="the seat this view is for; null for spectators")
+    seats: list[int] = Field(description="every seat the viewer holds")
+    version: int
+    status: GameStatus
+    view: View
+    outcome: Outcome | None
+    rematch: Rematch | None
+    daily: str | None
+    server_ms: int = Field(description="the game's clock now, ms since it started")
+
+
+class CreatedGame(Snapshot):
+    events: list[Event] = Field(description="the computer's opening, if it moves first")
+    players: list[SeatHolder]
+
+
+class LoadedGame(Snapshot):
+    players: list[SeatHolder]
+    presence: list[SeatPresence]
+
+
+class MoveResult(Snapshot):
+    events: list[Event]
+
+
+class GameLog(BaseModel):
+    id: str
+    game: str
+    params: dict[str, Any]
+    seed: int
+    number: str
+    version: int
+    moves: list[LogEntry]
+    next: int | None = Field(
+        description="more entries follow: ask again with `from` set to this ply"
+    )
+
+
+class ReplayStep(BaseModel):
+    """One ply of a replay's timeline: who moved what when, what it produced, and the
+    scores after it (the public view's ``scores``, or its ``score`` as a list of one)."""
+
+    ply: int
+    seat: int | None
+    move: dict[str, Any] | None
+    at_ms: int
+    events: list[Event]
+    scores: list[int]
+
+
+class Replay(BaseModel):
+    id: str
+    game: str
+    number: str
+    params: dict[str, Any]
+    ply: int = Field(description="the ply shown: 0 is the start")
+    plies: int = Field(description="moves (log entries) so far")
+    seat: int | None = Field(description="the seat this view is for; null for spectators")
+    view: View
+    events: list[Event] = Field(description="what the move at `ply` produced; none at ply 0")
+    timeline: list[ReplayStep] | None = Field(
+        default=None, description="every ply's step, when asked for with `timeline=true`"
+    )
+
+
+class Verified(BaseModel):
+    game: str
+    number: str
+    plies: int
+    view: View = Field(description="the final public view")
+    outcome: Outcome | None
+
+
+class RematchAnswer(BaseModel):
+    rematch: Rematch
+
+
+class OpenGame(BaseModel):
+    id: str
+    game: str
+    number: str
+    params: dict[str, Any]
+    name: str | None
+    mine: bool
+    created_ms: int
+
+
+class OpenGames(BaseModel):
+    games: list[OpenGame]
+
+
+# --- players, records, daily, catalog -----------------------------------------------------
+
+
+class Me(BaseModel):
+    name: str | None
+
+
+class RecordRow(BaseModel):
+    game: str
+    key: str
+    score: int
+    time_ms: int
+    game_id: str
+    played: int
+
+
+class Records(BaseModel):
+    records: list[RecordRow]
+
+
+class Tally(BaseModel):
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+
+class Stats(BaseModel):
+    game: str
+    stats: dict[str, Tally] = Field(description="per computer level")
+
+
+class HonourRow(BaseModel):
+    rank: int
+    name: str | None
+    score: int | None
+    time_ms: int
+    game_id: str
+
+
+class DailyBoard(BaseModel):
+    game: str
+    date: str
+    number: str
+    seed: int
+    honour: list[HonourRow]
+
+
+class HistoryLinks(BaseModel):
+    replay: str = Field(description="`/replay/{id}`: the game move by move")
+    play: str = Field(description="`/play/{game}/{number}`: the same board, new game")
+
+
+class HistoryGame(BaseModel):
+    id: str
+    game: str
+    variant: str = Field(description="the params that name the board (see app/history.py)")
+    number: str
+    status: GameStatus
+    result: Literal["win", "loss", "draw"] | None = Field(
+        description="two-seat games once over, for this player; else null"
+    )
+    score: int | None = Field(description="this player's score once over")
+    daily: str | None
+    started_ms: int
+    links: HistoryLinks
+
+
+class History(BaseModel):
+    games: list[HistoryGame]
+    next: str | None = Field(description="more games follow: ask again with `before` = this")
+
+
+class VariantStats(BaseModel):
+    game: str
+    variant: str
+    played: int = Field(description="finished games")
+    best: int | None
+    average: float | None = Field(description="mean score, one decimal")
+    levels: dict[str, Tally] = Field(description="per computer level, and `online`")
+
+
+class DailyResult(BaseModel):
+    game: str
+    date: str
+    id: str
+    status: GameStatus
+    score: int | None
+    rank: int | None = Field(description="place on the day's board of honour, once over")
+
+
+class MyStats(BaseModel):
+    stats: list[VariantStats]
+    streak: int = Field(description="days in a row with a daily board finished")
+    streak_until: str | None = Field(description="the streak's last day, YYYY-MM-DD")
+    daily: list[DailyResult] = Field(description="daily games of yesterday, today, tomorrow")
+
+
+class TransferCode(BaseModel):
+    code: str
+    url: str = Field(description="the claim URL the QR code holds")
+    expires_ms: int
+    qr: list[list[int]] = Field(description="the QR code's modules, rows of 0/1, no border")
+
+
+class GameCatalog(BaseModel):
+    games: list[dict[str, Any]] = Field(description="each engine's `describe()`")
+
+
+ErrorResponse.model_rebuild()  # its `current` names Snapshot, defined after it
+
+
+# --- quick pairing ------------------------------------------------------------------------
+
+
+class SeekState(BaseModel):
+    """A seek: ``paired`` with the game it became, or ``waiting`` in the pool."""
+
+    status: Literal["paired", "waiting"]
+    game_id: str | None = Field(default=None, description="with `paired`: the new game")
+    seek_id: str | None = Field(default=None, description="with `waiting`: poll or cancel it")
+    clock: str | None = None
+    rated: bool | None = None
+    expires_ms: int | None = Field(
+        default=None, description="with `waiting`: the seek leaves the pool unless polled"
+    )

@@ -1,0 +1,75 @@
+"""Request bodies: strict, so a string is not a number here."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateGame(Strict):
+    game: StrictStr = Field(max_length=24)
+    params: dict[str, Any] | None = None
+    number: StrictStr | None = Field(default=None, max_length=40)
+    daily: StrictStr | None = Field(
+        default=None, max_length=10, description="the player's local date, YYYY-MM-DD"
+    )
+    public: StrictBool = False
+
+
+class MoveRequest(Strict):
+    version: StrictInt = Field(ge=0)
+    move: dict[str, Any]
+
+
+class NameRequest(Strict):
+    name: StrictStr = Field(max_length=200)
+
+
+class RematchRequest(Strict):
+    action: Literal["offer", "accept", "decline"]
+
+
+VERIFY_PLIES = 5000  # log entries a verification replays at most
+
+
+class VerifyEntry(Strict):
+    """One entry of a submitted log, exactly as ``GET /api/games/{id}/log`` lists them
+    (its ``ply`` is accepted and ignored: the position in the list is the ply)."""
+
+    ply: StrictInt | None = None
+    seat: StrictInt | None = Field(default=0, ge=0, le=7)
+    move: dict[str, Any] | None = Field(description="null for a clock tick")
+    at_ms: StrictInt = Field(default=0, ge=0, le=2**53)
+
+
+class VerifyRequest(Strict):
+    game: StrictStr = Field(max_length=24)
+    number: StrictStr = Field(max_length=40)
+    params: dict[str, Any] | None = Field(
+        default=None,
+        description="what the number leaves open (a mode, an opponent), as in a new game",
+    )
+    log: list[VerifyEntry] = Field(max_length=VERIFY_PLIES)
+
+
+class ClaimRequest(Strict):
+    code: StrictStr = Field(max_length=32)
+
+
+class SeekRequest(Strict):
+    """Quick pairing: a seek for an online Triangles game with this time control."""
+
+    clock: StrictStr = Field(max_length=12, description="a time control of the catalog")
+    rated: StrictBool = False

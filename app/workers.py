@@ -1,0 +1,91 @@
+"""CPU-heavy engine work, kept off the event loop.
+
+The computer's moves (up to 0.5 s for a hard Triangles move) and new boards of engines
+whose engine says they are costly (170 ms and more for a 180-star Triangles field) run in a
+process pool sized to the cores, so one player's wait never stalls everyone else's
+moves. The pool's queue is bounded: beyond ``queue_limit`` pending jobs the request is
+refused with 429 ``busy`` before anything is written. Loading such an engine's stored
+state (which may rebuild its board) runs on a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
+
+import anyio
+
+from app.catalog import AnyEngine
+from app.errors import AppError
+from app.models import Game
+
+T = TypeVar("T")
+
+
+def _computer_move(engine: AnyEngine, state: Mapping[str, Any]) -> dict[str, Any]:
+    """In a worker: the computer's move for a stored state (the worker keeps its own
+    board cache, so a game's later moves find its board ready)."""
+    return engine.dump_move(engine.computer_move(engine.load_state(state)))
+
+
+def _new_game(engine: AnyEngine, params: Any, seed: int) -> Any:
+    """In a worker: a new game's state, sent back whole (its board included)."""
+    return engine.new_game(params, seed)
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def shared_pool(workers: int) -> ProcessPoolExecutor:
+    """One pool per process (apps made in the same process, as in tests, share it),
+    started on first use: most requests never need it. Workers are spawned, not forked,
+    so they inherit no event loop, sockets or threads."""
+    if workers not in _POOLS:
+        context = multiprocessing.get_context("spawn")
+        _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context)
+    return _POOLS[workers]
+
+
+class EngineWorkers:
+    def __init__(self, workers: int = 0, queue_limit: int = 0) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        self.queue_limit = queue_limit or 8 * self.workers
+        self.pending = 0
+
+    @property
+    def pool(self) -> ProcessPoolExecutor:
+        return shared_pool(self.workers)
+
+    async def _run(self, job: Callable[..., T], *args: Any) -> T:
+        if self.pending >= self.queue_limit:
+            raise AppError(
+                "busy",
+                "the server is thinking for many games at once; try again in a moment",
+                headers={"Retry-After": "1"},
+            )
+        self.pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, job, *args)
+        finally:
+            self.pending -= 1
+
+    async def computer_move(self, engine: AnyEngine, state: Any) -> Any:
+        """The computer's move for ``state``, worked out in the pool."""
+        move = await self._run(_computer_move, engine, engine.dump_state(state))
+        return engine.parse_move(move)
+
+    async def new_game(self, engine: AnyEngine, params: Any, seed: int) -> Any:
+        if not engine.costly_setup(params):
+            return engine.new_game(params, seed)
+        return await self._run(_new_game, engine, params, seed)
+
+    async def load(self, engine: AnyEngine, game: Game) -> Any:
+        """A game's stored state, loaded on a thread when that may rebuild a costly
+        board."""
+        if not engine.costly_setup(engine.parse_params(game.params)):
+            return engine.load_state(game.state)
+        return await anyio.to_thread.run_sync(engine.load_state, game.state)

@@ -1,0 +1,172 @@
+"""Quick-pairing benchmark: run as ``.venv/bin/python bench/seeks.py --postgres URL --redis
+URL [--processes 2] [--seeks 200]`` (or ``--url http://… [--url …]`` against running
+servers; without any of them, one process on a temporary SQLite file).
+
+Starts the server process(es) (PostgreSQL + Redis, as in production; the players spread
+over the processes in turn), then N players post a seek with the same time control at
+once (or spread over ``--spread`` seconds), and each long-polls its seek until it is
+paired. For every game it measures the
+pairing time: from the POST of the later of its two seeks to the moment the second of
+its two players has the game id (for a seek that waited, the long-poll's answer). Prints
+p50 / p99 / max, the wall time of the whole burst, and checks that every player is in
+exactly one game, never against themselves, and that both players got the same id.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.servers import migrate, start_uvicorn, stop  # noqa: E402
+
+CLOCK = "3+2"
+
+
+class Seeker:
+    def __init__(self, base_url: str) -> None:
+        # The server issues each player's cookie on the first answer; the client keeps it.
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=60)
+        self.posted = 0.0
+        self.told = 0.0
+        self.answered = 0.0
+        self.game_id = ""
+        self.polls = 0
+
+    async def play_now(self, start: asyncio.Event, delay: float) -> None:
+        await start.wait()
+        await asyncio.sleep(delay)
+        # The cookie, and a fresh connection (an idle one may be closed under us), before
+        # the clock starts.
+        await self.http.get("/api/catalog")
+        self.posted = time.perf_counter()
+        answer = (await self.http.post("/api/seeks", json={"clock": CLOCK})).json()
+        self.answered = time.perf_counter()
+        while answer["status"] == "waiting":
+            self.polls += 1
+            polled = await self.http.get(f"/api/seeks/{answer['seek_id']}", params={"wait": 20})
+            polled.raise_for_status()
+            answer = {**answer, **polled.json()}
+        self.told = time.perf_counter()
+        self.game_id = answer["game_id"]
+
+    async def seats(self) -> list[int]:
+        game = (await self.http.get(f"/api/games/{self.game_id}")).json()
+        return list(game["seats"])
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+async def burst(urls: list[str], count: int, spread: float) -> None:
+    seekers = [Seeker(urls[i % len(urls)]) for i in range(count)]
+    start = asyncio.Event()
+    try:
+        tasks = [
+            asyncio.create_task(s.play_now(start, random.uniform(0, spread))) for s in seekers
+        ]
+        began = time.perf_counter()
+        start.set()
+        await asyncio.gather(*tasks)
+        wall = time.perf_counter() - began
+        games: dict[str, list[Seeker]] = defaultdict(list)
+        for seeker in seekers:
+            games[seeker.game_id].append(seeker)
+        twice = [g for g, players in games.items() if len(players) != 2]
+        selves = 0
+        for players in games.values():
+            seats = [await p.seats() for p in players]
+            selves += sum(len(s) != 1 for s in seats)
+        times = [
+            (max(p.told for p in players) - max(p.posted for p in players)) * 1000
+            for players in games.values()
+        ]
+    finally:
+        for seeker in seekers:
+            await seeker.http.aclose()
+    waited = sum(1 for s in seekers if s.polls)
+    print(
+        f"{count} seeks over {len(urls)} process(es), posted within {spread:g} s: "
+        f"{len(games)} games in {wall * 1000:.0f} ms; "
+        f"{waited} seekers waited in the pool"
+    )
+    print(
+        f"pairing time (ms): p50 {statistics.median(times):.1f}  "
+        f"p99 {percentile(times, 0.99):.1f}  max {max(times):.1f}"
+    )
+    posts = [(s.answered - s.posted) * 1000 for s in seekers]
+    print(
+        f"POST /api/seeks answered in (ms): p50 {statistics.median(posts):.1f}  "
+        f"p99 {percentile(posts, 0.99):.1f}  max {max(posts):.1f}"
+    )
+    ok = not twice and selves == 0 and len(games) * 2 == count
+    print(
+        "every player in exactly one game, none against themselves: "
+        + ("yes" if ok else f"NO ({len(twice)} games not of two, {selves} self-pairings)")
+    )
+    if not ok:
+        raise SystemExit(1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", action="append", help="a running server (repeat for more)")
+    parser.add_argument("--postgres", help="a PostgreSQL URL (its tables are created if missing)")
+    parser.add_argument("--redis", help="a Redis URL, used with --postgres")
+    parser.add_argument("--processes", type=int, default=1, help="server processes to start")
+    parser.add_argument("--seeks", type=int, default=200, help="players seeking at once (even)")
+    parser.add_argument("--rounds", type=int, default=1, help="bursts, one after the other")
+    parser.add_argument(
+        "--spread", type=float, default=0.0, help="seconds the POSTs spread over (0: all at once)"
+    )
+    args = parser.parse_args()
+    if args.url:
+        for _ in range(args.rounds):
+            asyncio.run(burst(args.url, args.seeks, args.spread))
+        return
+    env = {
+        **os.environ,
+        "SECRET": "bench-" + secrets.token_hex(8),
+        "LIMIT_SEEKS_PER_IP_MIN": "1000000",
+        "LIMIT_CREATES_PER_IP_MIN": "1000000",
+    }
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        if args.postgres:
+            env["DATABASE_URL"] = args.postgres
+            if args.redis:
+                env["REDIS_URL"] = args.redis
+        else:
+            env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
+            env.pop("REDIS_URL", None)
+            args.processes = 1
+        migrate(env)
+        database = env["DATABASE_URL"].split(":")[0]
+        label = "PostgreSQL + Redis" if args.postgres and args.redis else database
+        print(f"{label}; time control {CLOCK}")
+        urls = []
+        for i in range(args.processes):
+            process, url = start_uvicorn(env, Path(tmp) / f"server.{i}.log")
+            stack.callback(stop, process)
+            urls.append(url)
+        for _ in range(args.rounds):
+            asyncio.run(burst(urls, args.seeks, args.spread))
+
+
+if __name__ == "__main__":
+    main()

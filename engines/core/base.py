@@ -1,0 +1,119 @@
+"""BaseEngine: the ``Engine`` protocol with defaults, so an engine writes only what it has.
+
+A subclass sets ``name`` and writes the abstract methods (params, numbers, codecs, the
+rules, the view, the outcome). Everything else has a default for a one-player game with
+no clock rule, no computer, no daily board and no record table; an engine overrides the
+defaults it does not fit. ``engines/reference/tally.py`` is a small worked example, and
+``docs/engine-protocol.md`` describes the whole protocol.
+
+The defaults assume what every engine here does anyway: the state is an immutable value
+with a ``params`` attribute (``params_of``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, Generic, cast
+
+from engines.core.errors import ErrorCode
+from engines.core.protocol import (
+    Event,
+    IllegalMove,
+    MoveT,
+    Outcome,
+    ParamsT,
+    RecordEntry,
+    SeatKind,
+    StateT,
+)
+
+
+class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
+    """Implements ``engines.core.protocol.Engine``; see the module docstring."""
+
+    name: str
+    view_by_seat: bool = False
+    """Default: every seat and every spectator gets the same view (nothing is hidden)."""
+    claim_after_ms: int | None = None
+    """Default: no win by claiming that an absent opponent has been silent."""
+
+    def costly_setup(self, params: ParamsT) -> bool:
+        """Default: ``new_game`` and ``load_state`` are quick. An engine whose setup
+        builds something large for these params (a board's geometry) says True, and the
+        server runs them off its event loop."""
+        return False
+
+    # --- what every engine writes -------------------------------------------------------
+    @abstractmethod
+    def describe(self) -> dict[str, Any]: ...
+    @abstractmethod
+    def parse_params(self, raw: Mapping[str, Any]) -> ParamsT: ...
+    @abstractmethod
+    def dump_params(self, params: ParamsT) -> dict[str, Any]: ...
+    @abstractmethod
+    def number(self, params: ParamsT, seed: int) -> str: ...
+    @abstractmethod
+    def from_number(self, number: str) -> tuple[ParamsT, int]: ...
+    @abstractmethod
+    def new_game(self, params: ParamsT, seed: int) -> StateT: ...
+    @abstractmethod
+    def parse_move(self, raw: Mapping[str, Any]) -> MoveT: ...
+    @abstractmethod
+    def dump_move(self, move: MoveT) -> dict[str, Any]: ...
+    @abstractmethod
+    def apply(
+        self, state: StateT, move: MoveT, at_ms: int, seat: int = 0
+    ) -> tuple[StateT, list[Event]]: ...
+    @abstractmethod
+    def view(self, state: StateT, seat: int | None) -> dict[str, Any]: ...
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None: ...
+    @abstractmethod
+    def dump_state(self, state: StateT) -> dict[str, Any]: ...
+    @abstractmethod
+    def load_state(self, data: Mapping[str, Any]) -> StateT: ...
+
+    # --- defaults -----------------------------------------------------------------------
+    def tick(self, state: StateT, at_ms: int) -> tuple[StateT, list[Event]]:
+        """Default: no time rule, so the clock alone never changes the state."""
+        return state, []
+
+    def deadline(self, state: StateT) -> int | None:
+        """Default: no clock can end the game by itself, so no server needs to watch it.
+        An engine whose ``tick`` ends games says from which ``at_ms`` it would."""
+        return None
+
+    def rating_pool(self, params: ParamsT) -> str | None:
+        """Default: games are never rated. An engine with rated games names the pool
+        (e.g. a time-control category) a game with these params counts in."""
+        return None
+
+    def params_of(self, state: StateT) -> ParamsT:
+        """Default: the state's ``params`` attribute."""
+        return cast(ParamsT, cast(Any, state).params)
+
+    def seats(self, params: ParamsT) -> list[SeatKind]:
+        """Default: one seat, the player who created the game."""
+        return [SeatKind.OWNER]
+
+    def to_move(self, state: StateT) -> int | None:
+        """Default: seat 0 until the game has an outcome, then nobody."""
+        return 0 if self.outcome(state) is None else None
+
+    def computer_move(self, state: StateT) -> MoveT:
+        """Default: there is no computer seat (the server never asks, as ``seats`` has
+        no COMPUTER); raises IllegalMove(``no_computer``)."""
+        raise IllegalMove(ErrorCode.NO_COMPUTER, f"{self.name} has no computer seat")
+
+    def record(self, state: StateT) -> RecordEntry | None:
+        """Default: no game counts on a record table."""
+        return None
+
+    def daily_params(self, raw: Mapping[str, Any]) -> ParamsT | None:
+        """Default: no daily board."""
+        return None
+
+    def daily_once(self, params: ParamsT) -> bool:
+        """Default: no daily board, so nothing is played once only."""
+        return False

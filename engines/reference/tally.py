@@ -1,0 +1,294 @@
+"""Tally: the reference engine, a complete game in one page (see docs/engine-protocol.md).
+
+Players take turns adding 1, 2 or 3 to a shared tally; whoever brings it to the limit
+wins. Small as it is, it has everything the platform hosts: params and game numbers
+(``NNNNNNNN-t``), chance (the start tally comes from the seed), one or two seats (owner,
+computer or open), turns, resignation, a clock ending (``timed``: a minute), per-seat
+views, records and a daily board. The platform tests play it; it is not in
+``engines.registry`` (no toy game is served).
+
+How to read it: ``Params``, ``State`` and ``Move`` are frozen dataclasses; every method
+of ``Tally`` states the invariant it keeps. ``BaseEngine`` supplies ``params_of`` (the
+state's ``params``) and would supply the rest for a one-seat game without clock,
+computer, daily board or records: Tally overrides those because it has them all.
+
+Errors: BadParams ``bad_opponent``, ``bad_limit``, ``bad_timed``, ``bad_number``,
+``bad_seed``; BadMove ``bad_move``, ``unknown_move``, ``bad_n``; IllegalMove ``game_over``,
+``not_your_seat``, ``not_your_turn``, ``out_of_range``, ``your_turn``, ``too_early``.
+Shared codes come from ``engines.core.errors.ErrorCode``; the others are Tally's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engines.core.base import BaseEngine
+from engines.core.errors import ErrorCode
+from engines.core.numbers import format_number, parse_number
+from engines.core.protocol import (
+    BadMove,
+    BadParams,
+    Event,
+    IllegalMove,
+    Outcome,
+    RecordEntry,
+    SeatKind,
+)
+from engines.core.rng import Rng
+
+OPPONENTS = ("solo", "human", "computer", "online")
+SECOND_SEAT = {
+    "human": SeatKind.OWNER,  # both seats on the creator's device
+    "computer": SeatKind.COMPUTER,  # the server plays seat 1 with computer_move
+    "online": SeatKind.OPEN,  # free until someone joins
+}
+LETTER = "t"
+TIME_LIMIT_MS = 60_000  # a timed game ends one minute after it started
+CLAIM_AFTER_MS = 60_000  # the player to move silent this long: the other may claim the win
+
+
+@dataclass(frozen=True)
+class Params:
+    opponent: str = "solo"
+    limit: int = 10
+    timed: bool = False
+
+    @property
+    def seat_count(self) -> int:
+        return 1 if self.opponent == "solo" else 2
+
+
+@dataclass(frozen=True)
+class State:
+    params: Params
+    seed: int
+    tally: int
+    start: int  # the tally the seed dealt
+    turn: int  # the seat to move
+    moves: int  # additions so far
+    over: str | None = None  # the reason once the game has ended
+    winner: int | None = None
+    at_ms: int = 0  # time of the last move or of the end
+
+
+@dataclass(frozen=True)
+class Move:
+    type: str  # "add" | "resign" | "claim"
+    n: int = 0
+
+
+class Tally(BaseEngine[Params, State, Move]):
+    name = "tally"
+    view_by_seat = True  # each seat's view says which seat it is ("you")
+    claim_after_ms = CLAIM_AFTER_MS  # the server adds: and away (no socket) as long
+
+    # --- params and numbers ----------------------------------------------------------------
+
+    def describe(self) -> dict[str, Any]:
+        """The catalog entry: every param with its choices and default."""
+        return {
+            "name": self.name,
+            "params": {"opponent": {"choices": list(OPPONENTS), "default": "solo"}},
+        }
+
+    def parse_params(self, raw: Mapping[str, Any]) -> Params:
+        """Params from client JSON, missing keys at their defaults; anything else raises
+        BadParams with a code naming the param (``bad_<param>``)."""
+        if not isinstance(raw, Mapping):
+            raise BadParams(ErrorCode.BAD_PARAMS, "params are a JSON object")
+        opponent = raw.get("opponent", "solo")
+        limit = raw.get("limit", 10)
+        timed = raw.get("timed", False)
+        if opponent not in OPPONENTS:
+            raise BadParams("bad_opponent", f"opponent is one of {', '.join(OPPONENTS)}")
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 5 <= limit <= 50:
+            raise BadParams("bad_limit", "limit is an integer from 5 to 50")
+        if not isinstance(timed, bool):
+            raise BadParams("bad_timed", "timed is true or false")
+        return Params(opponent, limit, timed)
+
+    def dump_params(self, params: Params) -> dict[str, Any]:
+        """JSON that ``parse_params`` reads back to equal params."""
+        return {"opponent": params.opponent, "limit": params.limit, "timed": params.timed}
+
+    def number(self, params: Params, seed: int) -> str:
+        """The game number: the seed and the variant letters (``00000042-t``).
+
+        ``from_number(number(p, s))`` gives the seed back and params with the same board."""
+        return format_number(seed, LETTER)
+
+    def from_number(self, number: str) -> tuple[Params, int]:
+        """Params and seed of a game number; BadParams(``bad_number``) for anything else.
+
+        A number names a board, not the settings around it: Tally has one variant."""
+        seed, letters = parse_number(number)
+        if letters != LETTER:
+            raise BadParams(ErrorCode.BAD_NUMBER, f"tally numbers end in -{LETTER}")
+        return Params(), seed
+
+    # --- play ------------------------------------------------------------------------------
+
+    def new_game(self, params: Params, seed: int) -> State:
+        """The start of a game: a pure function of params and seed (chance only from
+        ``Rng``), so a number reproduces its board on every machine."""
+        start = Rng.from_seed(seed, "tally").below(3)
+        return State(params, seed, start, start, start % params.seat_count, 0)
+
+    def parse_move(self, raw: Mapping[str, Any]) -> Move:
+        """A move from client JSON, checked for shape only (BadMove); whether the rules
+        allow it is ``apply``'s business."""
+        if not isinstance(raw, Mapping):
+            raise BadMove(ErrorCode.BAD_MOVE, "a move is a JSON object")
+        kind = raw.get("type")
+        if kind in ("resign", "claim"):
+            return Move(kind)
+        if kind != "add":
+            raise BadMove(ErrorCode.UNKNOWN_MOVE, "moves are add, resign and claim")
+        n = raw.get("n")
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise BadMove("bad_n", "n is an integer")
+        return Move("add", n)
+
+    def dump_move(self, move: Move) -> dict[str, Any]:
+        """JSON that ``parse_move`` reads back to an equal move (the log stores this)."""
+        return {"type": move.type, "n": move.n} if move.type == "add" else {"type": move.type}
+
+    def apply(
+        self, state: State, move: Move, at_ms: int, seat: int = 0
+    ) -> tuple[State, list[Event]]:
+        """The state after ``seat`` plays ``move`` at ``at_ms``, and the events to animate.
+
+        Never mutates ``state``; a move the rules refuse raises IllegalMove and changes
+        nothing. Time comes only from ``at_ms`` (the server's clock, stored in the log)."""
+        if state.over is not None:
+            raise IllegalMove(ErrorCode.GAME_OVER, "the game is over")
+        if not 0 <= seat < state.params.seat_count:
+            raise IllegalMove(ErrorCode.NOT_YOUR_SEAT, f"seat {seat} does not play in this game")
+        if move.type == "resign":
+            winner = 1 - seat if state.params.seat_count == 2 else None
+            return replace(state, over="resigned", winner=winner, at_ms=at_ms), [{"type": "over"}]
+        if move.type == "claim":
+            return self._claim(state, at_ms, seat)
+        if seat != state.turn:
+            raise IllegalMove(ErrorCode.NOT_YOUR_TURN, "wait for your turn")
+        if not 1 <= move.n <= 3:
+            raise IllegalMove("out_of_range", "add 1, 2 or 3")
+        tally = min(state.params.limit, state.tally + move.n)
+        new = replace(
+            state,
+            tally=tally,
+            moves=state.moves + 1,
+            at_ms=at_ms,
+            turn=(state.turn + 1) % state.params.seat_count,
+        )
+        events: list[Event] = [{"type": "added", "n": move.n, "seat": seat}]
+        if tally == state.params.limit:
+            new = replace(new, over="reached", winner=seat)
+            events.append({"type": "over"})
+        return new, events
+
+    @staticmethod
+    def _claim(state: State, at_ms: int, seat: int) -> tuple[State, list[Event]]:
+        """The seat not to move wins once the one to move has been silent for
+        ``CLAIM_AFTER_MS`` (measured on the game clock, so a replay agrees)."""
+        if state.params.seat_count < 2 or seat == state.turn:
+            raise IllegalMove("your_turn", "it is your turn: there is nothing to claim")
+        waited = at_ms - state.at_ms
+        if waited < CLAIM_AFTER_MS:
+            raise IllegalMove(
+                "too_early",
+                "your opponent has not been silent long enough",
+                {"wait_ms": CLAIM_AFTER_MS - waited},
+            )
+        return replace(state, over="claimed", winner=seat, at_ms=at_ms), [{"type": "over"}]
+
+    def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
+        """Endings by the clock alone: a timed game is over at one minute. Unchanged state
+        and no events otherwise (the server ticks before every move and on loading a game)."""
+        if state.params.timed and state.over is None and at_ms >= TIME_LIMIT_MS:
+            return replace(state, over="time_up", at_ms=at_ms), [
+                {"type": "over", "reason": "time_up"}
+            ]
+        return state, []
+
+    # --- what the server shows and stores ----------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """JSON for the client of ``seat`` (None: a spectator). It differs between seats
+        only because ``view_by_seat`` is True; nothing hidden may leak into it."""
+        return {
+            "tally": state.tally,
+            "turn": state.turn,
+            "over": state.over is not None,
+            "you": seat,
+        }
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game goes on; how it ended once it is over."""
+        if state.over is None:
+            return None
+        return Outcome(state.over, (state.tally,), state.winner, state.at_ms)
+
+    def dump_state(self, state: State) -> dict[str, Any]:
+        """The snapshot: JSON that ``load_state`` reads back to an equal state."""
+        return {
+            "params": self.dump_params(state.params),
+            "seed": state.seed,
+            "tally": state.tally,
+            "start": state.start,
+            "turn": state.turn,
+            "moves": state.moves,
+            "over": state.over,
+            "winner": state.winner,
+            "at_ms": state.at_ms,
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> State:
+        """The inverse of ``dump_state``."""
+        return State(
+            self.parse_params(data["params"]),
+            data["seed"],
+            data["tally"],
+            data["start"],
+            data["turn"],
+            data["moves"],
+            data["over"],
+            data["winner"],
+            data["at_ms"],
+        )
+
+    # --- seats, turns, computer, records, daily ---------------------------------------------
+
+    def seats(self, params: Params) -> list[SeatKind]:
+        """Who fills each seat when the game is created, in seat order."""
+        second = SECOND_SEAT.get(params.opponent)
+        return [SeatKind.OWNER] + ([second] if second else [])
+
+    def to_move(self, state: State) -> int | None:
+        """The seat whose turn it is; None once the game is over."""
+        return None if state.over is not None else state.turn
+
+    def computer_move(self, state: State) -> Move:
+        """The computer's move: deterministic for a state, and legal whenever the game is
+        not over (adding 1 always is)."""
+        return Move("add", 1)
+
+    def record(self, state: State) -> RecordEntry | None:
+        """The record entry of a finished game, or None when it does not count: solo
+        games count on the table ``limit<N>``, scored by their number of moves."""
+        if state.params.opponent != "solo":
+            return None
+        return RecordEntry(f"limit{state.params.limit}", state.moves, state.at_ms)
+
+    def daily_params(self, raw: Mapping[str, Any]) -> Params | None:
+        """The daily board's params (its seed is the date's, ``engines.core.daily``)."""
+        return Params(limit=12)
+
+    def daily_once(self, params: Params) -> bool:
+        """A player gets one attempt at the daily board."""
+        return True
+
+
+ENGINE = Tally()

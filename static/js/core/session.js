@@ -1,0 +1,330 @@
+/**
+ * session — the one game session every game page runs on: boot (new, resume, number, daily),
+ * the move queue, one stale-version policy, the server clock, local storage, the socket and
+ * the connection state. A game module never fetches or stores anything itself.
+ *
+ *   const session = new Session(game, hooks)
+ *     hooks.adopt(data, why)   the server's state replaces the page's ("stale", "refresh",
+ *                              "reconnect"); the game re-renders it whole
+ *     hooks.connection(state)  "online" | "offline" (optional; <body data-connection> and the
+ *                              banner are kept here)
+ *   session.id, number, version, view, seat, seats, status, daily, params, players, data
+ *   session.store             localStorage under "<game>.": get(key, fallback), set(key, value|null)
+ *   session.take(data, receivedAt?)  keeps what a server answer says (id, version, view,
+ *                             server_ms…); `receivedAt` (performance.now() when it arrived)
+ *                             for an answer played out later, so the clock is not set back
+ *   session.start(data)       another game: forgets the last one, then takes data
+ *   session.create(body)      POST /api/games {game, ...body}; takes the answer
+ *   session.load(id)          GET /api/games/{id}; takes the answer
+ *   session.resumable(id)     the stored game if it can be played on (seated, active, not over)
+ *   session.get(path) / session.post(path, body)   other calls, through the connection watch
+ *   session.move(move, {retry}?) queued; → {ok: true, result} | {ok: false, error} | {gone: true}
+ *                             One stale-version policy for every game: on a 409 the server's
+ *                             state is adopted (hooks.adopt) and the move is refused with
+ *                             code "stale_version" (the player sees the board it was made
+ *                             against had changed); `retry` (for moves that only restate the
+ *                             page, such as a pause) sends it once more against that state.
+ *   session.enqueue(task)     runs after every queued move (<body data-pending> counts them)
+ *   session.refresh()         loads the game again and adopts it
+ *   session.serverNow()       the server's game clock now (frozen while offline)
+ *   session.online            false while the server cannot be reached
+ *   session.connect(handlers) opens the GameSocket for live games (its status is the connection)
+ *
+ * While the server cannot be reached the page says so (a banner, body[data-connection=
+ * "offline"]) until it can again; the session probes it and, once back, adopts the server's
+ * state, so play resumes by itself.
+ */
+
+import { api, GameSocket } from './api.js';
+import { t } from './i18n.js';
+import { el } from './ui.js';
+
+const PROBE_MS = [1000, 2000, 3000, 5000];
+
+export function storage(prefix) {
+  return {
+    get(key, fallback = null) {
+      try {
+        const raw = localStorage.getItem(prefix + key);
+        return raw === null ? fallback : JSON.parse(raw);
+      } catch {
+        return fallback;
+      }
+    },
+    set(key, value) {
+      try {
+        if (value === null || value === undefined) localStorage.removeItem(prefix + key);
+        else localStorage.setItem(prefix + key, JSON.stringify(value));
+      } catch {
+        /* private mode: the page still works, it just forgets */
+      }
+    },
+  };
+}
+
+function setConnection(state) {
+  document.body.dataset.connection = state;
+  let banner = document.getElementById('connection-banner');
+  if (state === 'online') {
+    banner?.remove();
+    return;
+  }
+  if (!banner) {
+    banner = el('div', { id: 'connection-banner', class: 'connection-banner', role: 'status', 'aria-live': 'polite' },
+      el('span', { class: 'connection-banner__dot', 'aria-hidden': 'true' }),
+      el('span', {}, t('common.conn.lost')));
+    document.body.append(banner);
+  }
+}
+
+export class Session {
+  constructor(game, hooks = {}) {
+    this.game = game;
+    this.hooks = hooks;
+    this.store = storage(`${game}.`);
+    this.id = null;
+    this.number = null;
+    this.version = 0;
+    this.view = null;
+    this.seat = null;
+    this.seats = [];
+    this.status = null;
+    this.daily = null;
+    this.params = null;
+    this.players = null;
+    this.data = null;
+    this.serverMs = 0;
+    this.localMs = performance.now();
+    this.online = true;
+    this.frozenMs = null;
+    this.chain = Promise.resolve();
+    this.pending = 0;
+    document.body.dataset.pending = '0';
+    this.socket = null;
+    this.probeTimer = 0;
+    this.probes = 0;
+    setConnection('online');
+    window.addEventListener('offline', () => this.lost());
+    window.addEventListener('online', () => this.probe());
+  }
+
+  /* ------------------------------------------------------------------ state ---- */
+
+  start(data) {
+    Object.assign(this, {
+      id: null, number: null, version: 0, view: null, seat: null, seats: [], status: null,
+      daily: null, params: null, players: null, data: null,
+    });
+    return this.take(data);
+  }
+
+  take(data, receivedAt = performance.now()) {
+    if (!data) return data;
+    if (data.id) {
+      this.id = data.id;
+      document.body.dataset.gameId = data.id; // the end card's replay link
+    }
+    if (data.number) this.number = data.number;
+    if (typeof data.version === 'number') this.version = data.version;
+    if (data.view) this.view = data.view;
+    if ('seat' in data) this.seat = data.seat;
+    if (Array.isArray(data.seats)) this.seats = data.seats;
+    else if ('seat' in data) this.seats = data.seat === null || data.seat === undefined ? [] : [data.seat];
+    if (data.status) this.status = data.status;
+    if (data.daily) this.daily = data.daily;
+    if (data.params) this.params = data.params;
+    if (data.players) this.players = data.players;
+    if (typeof data.server_ms === 'number') {
+      this.serverMs = data.server_ms;
+      this.localMs = receivedAt;
+      if (!this.online) this.frozenMs = data.server_ms;
+    }
+    this.data = data;
+    return data;
+  }
+
+  get spectator() {
+    return this.view !== null && this.seats.length === 0;
+  }
+
+  serverNow() {
+    if (this.frozenMs !== null) return this.frozenMs;
+    return this.serverMs + (performance.now() - this.localMs);
+  }
+
+  /* ------------------------------------------------------------------ calls ---- */
+
+  /** Every call goes through here: a network failure turns the page offline. */
+  async call(method, path, body) {
+    try {
+      const data = await api(method, path, body);
+      if (!this.online) this.back();
+      return data;
+    } catch (error) {
+      if (error.status === 0 && error.code === 'network') this.lost();
+      else if (!this.online && error.status > 0) this.back();
+      throw error;
+    }
+  }
+
+  get(path) {
+    return this.call('GET', path);
+  }
+
+  post(path, body) {
+    return this.call('POST', path, body);
+  }
+
+  async create(body) {
+    return this.take(await this.post('/api/games', { game: this.game, ...body }));
+  }
+
+  async load(id) {
+    return this.take(await this.get(`/api/games/${encodeURIComponent(id)}`));
+  }
+
+  /** Fetches a stored game without taking it; null unless it can be played on. */
+  async resumable(id) {
+    if (typeof id !== 'string' || !id) return null;
+    try {
+      const data = await this.get(`/api/games/${encodeURIComponent(id)}`);
+      const seated = Array.isArray(data.seats) ? data.seats.length > 0 : data.seat !== null && data.seat !== undefined;
+      if (data.game === this.game && seated && ['active', 'waiting'].includes(data.status) && !data.view?.over) return data;
+    } catch {
+      /* gone */
+    }
+    return null;
+  }
+
+  /** Runs after every queued move; <body data-pending> counts what is queued (tests wait
+   *  for "0" instead of sleeping). */
+  enqueue(task) {
+    this.pending = (this.pending ?? 0) + 1;
+    document.body.dataset.pending = String(this.pending);
+    const run = this.chain.then(task);
+    this.chain = run.catch(() => {}).then(() => {
+      this.pending -= 1;
+      document.body.dataset.pending = String(this.pending);
+    });
+    return run;
+  }
+
+  /** Queues a move for the game on screen now (dropped when another game opens first). */
+  move(move, options = {}) {
+    const id = this.id;
+    return this.enqueue(() => (id && this.id === id ? this.post1(move, options) : { ok: false, gone: true, error: null }));
+  }
+
+  async post1(move, { retry = false } = {}) {
+    const id = this.id;
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      try {
+        const result = await this.post(`/api/games/${encodeURIComponent(id)}/moves`, { version: this.version, move });
+        if (this.id !== id) return { ok: false, gone: true, error: null };
+        this.take(result);
+        return { ok: true, result };
+      } catch (error) {
+        if (this.id !== id) return { ok: false, gone: true, error: null };
+        if (error.code === 'stale_version' && error.body?.current && attempt === 0) {
+          this.take(error.body.current);
+          this.hooks.adopt?.(error.body.current, 'stale');
+          if (retry && !this.view?.over) continue;
+          return { ok: false, error };
+        }
+        return { ok: false, error };
+      }
+    }
+    return { ok: false, error: null };
+  }
+
+  async refresh(why = 'refresh') {
+    const id = this.id;
+    if (!id) return null;
+    try {
+      const data = await this.get(`/api/games/${encodeURIComponent(id)}`);
+      if (this.id !== id) return null;
+      this.take(data);
+      this.hooks.adopt?.(data, why);
+      return data;
+    } catch {
+      return null;
+    }
+  }
+
+  /* ------------------------------------------------------------------ socket --- */
+
+  connect(handlers, since = this.version) {
+    this.disconnect();
+    let opened = false;
+    this.socket = new GameSocket(this.id, {
+      ...handlers,
+      onStatus: (status) => {
+        if (status === 'open') {
+          opened = true;
+          if (!this.online) this.back(false);
+        } else if (status === 'closed' && opened && !this.socket?.closed) {
+          this.lost();
+        }
+        handlers.onStatus?.(status);
+      },
+    }, { since });
+    return this.socket;
+  }
+
+  disconnect() {
+    this.socket?.close();
+    this.socket = null;
+  }
+
+  /* ------------------------------------------------------------------ connection */
+
+  lost() {
+    if (this.online) {
+      this.online = false;
+      this.frozenMs = this.serverNow();
+      setConnection('offline');
+      this.hooks.connection?.('offline');
+    }
+    if (!this.probeTimer) this.schedule();
+  }
+
+  schedule() {
+    clearTimeout(this.probeTimer);
+    const delay = PROBE_MS[Math.min(this.probes, PROBE_MS.length - 1)];
+    this.probes += 1;
+    this.probeTimer = setTimeout(() => this.probe(), delay);
+  }
+
+  async probe() {
+    clearTimeout(this.probeTimer);
+    this.probeTimer = 0;
+    if (this.online) return;
+    try {
+      // the game itself when there is one: what it answers is adopted at once
+      const data = await api('GET', this.id ? `/api/games/${encodeURIComponent(this.id)}` : '/api/catalog');
+      this.back(false);
+      if (this.id && data?.id === this.id) {
+        this.take(data);
+        this.hooks.adopt?.(data, 'reconnect');
+      }
+    } catch (error) {
+      if (error.status > 0) this.back();
+      else this.schedule();
+    }
+  }
+
+  back(refresh = true) {
+    if (this.online) return;
+    this.online = true;
+    this.probes = 0;
+    clearTimeout(this.probeTimer);
+    this.probeTimer = 0;
+    this.localMs = performance.now();
+    this.serverMs = this.frozenMs ?? this.serverMs;
+    this.frozenMs = null;
+    setConnection('online');
+    this.hooks.connection?.('online');
+    if (refresh && this.id) this.refresh('reconnect');
+    if (this.socket && this.socket.status === 'closed') this.socket.connect();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * end — the words of the Triangles end card: who won and why, the tally against this
+ * computer level, the rematch offer in online games. The actions are the shared ones
+ * (core/endcard.js) and, outside online games, "play again".
+ */
+
+import { plural, t } from '../../core/i18n.js';
+import { ratingChange } from './clock.js';
+import { mode, mySeat, nameOf, S } from './state.js';
+
+function reasonText() {
+  const view = S.view;
+  const m = mode();
+  const loser = view.winner == null ? null : 1 - view.winner;
+  const mine = loser != null && S.seats.includes(loser) && m !== 'human';
+  if (view.result === 'resigned') {
+    return mine ? t('games.triangles.final.reason.resigned_you') : t('games.triangles.final.reason.resigned', { name: nameOf(loser) });
+  }
+  if (view.result === 'time') {
+    return mine ? t('games.triangles.final.reason.time_you') : t('games.triangles.final.reason.time', { name: nameOf(loser) });
+  }
+  if (view.result === 'claimed') {
+    return mine ? t('games.triangles.final.reason.claimed_you') : t('games.triangles.final.reason.claimed', { name: nameOf(loser) });
+  }
+  return t('games.triangles.final.reason.no_triangles');
+}
+
+function rematchModel() {
+  const me = mySeat();
+  const other = 1 - me;
+  const r = S.rematch || {};
+  const offer = { label: t('games.triangles.rematch.offer'), action: 'rematch-offer', primary: true };
+  if (r.offered_by === me) return { text: t('games.triangles.rematch.offered', { name: nameOf(other) }), actions: [] };
+  if (r.offered_by === other) {
+    return {
+      text: t('games.triangles.rematch.incoming', { name: nameOf(other) }),
+      actions: [
+        { label: t('games.triangles.rematch.decline'), action: 'rematch-decline' },
+        { label: t('games.triangles.rematch.accept'), action: 'rematch-accept', primary: true },
+      ],
+    };
+  }
+  if (r.declined_by === other) return { text: t('games.triangles.rematch.declined', { name: nameOf(other) }), actions: [offer] };
+  if (r.declined_by === me) return { text: t('games.triangles.rematch.you_declined'), actions: [offer] };
+  return { text: t('games.triangles.rematch.ask'), actions: [offer] };
+}
+
+export function finalModel() {
+  const view = S.view;
+  const m = mode();
+  const winner = view.winner;
+  const me = mySeat();
+  let title;
+  let tone = 'neutral';
+  if ((m === 'computer' || m === 'online') && me != null) {
+    title = winner == null ? t('common.draw') : winner === me ? t('common.you_won') : t('common.you_lost');
+    tone = winner == null ? 'draw' : winner === me ? 'win' : 'loss';
+  } else {
+    title = winner == null ? t('common.draw') : t('games.triangles.final.wins', { name: nameOf(winner) });
+    tone = winner == null ? 'draw' : 'win';
+  }
+  let stats = null;
+  if (m === 'computer') {
+    const tally = S.stats?.[S.params.opponent] || { wins: 0, losses: 0, draws: 0 };
+    stats = t('games.triangles.final.stats', {
+      level: t(`games.triangles.opponent.${S.params.opponent}`),
+      wins: plural('games.triangles.stats.n_wins', tally.wins),
+      losses: plural('games.triangles.stats.n_losses', tally.losses),
+      draws: plural('games.triangles.stats.n_draws', tally.draws),
+    });
+  }
+  if (m === 'online') stats = ratingChange();
+  // the game's own action before the shared ones: play again (not online: a rematch there)
+  const actions = m === 'online' ? [] : [{ label: t('common.play_again'), action: 'again', primary: true }];
+  return {
+    title,
+    sub: reasonText(),
+    tone,
+    players: [0, 1].map((seat) => ({ seat, name: nameOf(seat), score: view.scores[seat], winner: winner === seat })),
+    stats,
+    rematch: m === 'online' && me != null ? rematchModel() : null,
+    actions,
+    primary: m === 'online' ? (me == null ? 'new' : null) : 'again',
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * paint — the Triangles board's colours (CSS custom properties: the palettes live in CSS)
+ * and a small canvas helper.
+ */
+
+import { cssVar } from '../../core/theme.js';
+
+export function readColors(node) {
+  const get = (name, fallback) => cssVar(name, node) || fallback;
+  return {
+    p: [get('--p1', '#ff5a36'), get('--p2', '#3d8bff')],
+    field: get('--tri-field', '#0d1436'),
+    fieldEdge: get('--tri-field-edge', 'rgba(172,186,255,0.2)'),
+    glow1: get('--tri-glow-1', 'transparent'),
+    glow2: get('--tri-glow-2', 'transparent'),
+    star: get('--tri-star', '#f4f1ff'),
+    starGlow: get('--tri-star-glow', 'rgba(200,210,255,0.35)'),
+    danger: get('--tri-refused', '#ff6b64'),
+    focus: get('--focus', '#8fb8ff'),
+    fillAlpha: Number(get('--tri-fill-alpha', '0.45')) || 0.45,
+    hatch: get('--tri-hatch', 'rgba(255,255,255,0.35)'),
+  };
+}
+
+export function ring(ctx, p, radius, colour, { width = 2.5, dash = null, alpha = 1, fillAlpha = 0 } = {}) {
+  ctx.save();
+  if (fillAlpha) {
+    ctx.globalAlpha = fillAlpha;
+    ctx.fillStyle = colour;
+    ctx.beginPath();
+    ctx.arc(p.x, p.y, radius, 0, Math.PI * 2);
+    ctx.fill();
+  }
+  ctx.globalAlpha = alpha;
+  if (dash) ctx.setLineDash(dash);
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = width;
+  ctx.beginPath();
+  ctx.arc(p.x, p.y, radius, 0, Math.PI * 2);
+  ctx.stroke();
+  ctx.restore();
+}

@@ -1,0 +1,212 @@
+/**
+ * "Play online now": quick pairing in the lobby. The player picks a time control (the
+ * catalog's clocks of the game that offers an online opponent) and, when they have a
+ * name, rated or casual; POST /api/seeks either pairs them at once or puts them in the
+ * pool, and the page long-polls the seek (GET /api/seeks/{id}?wait=…) until it becomes a
+ * game, then goes to /g/{id}. Each poll keeps the seek alive: a closed page stops polling
+ * (and withdraws the seek on its way out), so its seek leaves the pool.
+ *
+ *   initSeek(catalog) — wires the section; catalog: Map name → /api/catalog entry
+ *   Page state: #seek-section[data-seek] = "idle" | "waiting" | "paired"
+ */
+
+import { api } from '../core/api.js';
+import { has, t } from '../core/i18n.js';
+import { formatTime, toast } from '../core/ui.js';
+
+const WAIT_S = 20; // seconds a poll is held by the server
+const RETRY_MS = [500, 1000, 2000, 4000];
+const MIN_POLL_MS = 1000; // a poll answered sooner (replaced, or a proxy's) waits this long
+const STORE = 'lobby.seek';
+
+const section = document.getElementById('seek-section');
+const form = document.getElementById('seek-form');
+const clocksBox = document.getElementById('seek-clocks');
+const ratedRow = document.getElementById('seek-rated-row');
+const rated = document.getElementById('seek-rated');
+const idle = section?.querySelector('[data-seek-idle]');
+const waiting = section?.querySelector('[data-seek-waiting]');
+
+let game = null;
+let named = false;
+let seekId = null;
+let active = false; // a search is under way (until paired, cancelled or failed)
+let startedAt = 0;
+let timer = 0;
+
+function saved() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE) || '{}') || {};
+  } catch {
+    return {};
+  }
+}
+
+function save(choice) {
+  try {
+    localStorage.setItem(STORE, JSON.stringify(choice));
+  } catch {
+    /* storage may be blocked */
+  }
+}
+
+function clockWords(name) {
+  const key = `games.${game.name}.clock.choice.${name}`;
+  return has(key) ? t(key) : name;
+}
+
+function chosenClock() {
+  return clocksBox.querySelector('input[name="seek-clock"]:checked')?.value ?? null;
+}
+
+function syncRated() {
+  ratedRow.hidden = !named || !game.params.rated || chosenClock() === 'none';
+}
+
+function renderClocks() {
+  const choices = game.params.clock.choices;
+  const remembered = saved();
+  const pick = choices.includes(remembered.clock) ? remembered.clock : choices.find((c) => c !== 'none') ?? choices[0];
+  clocksBox.replaceChildren(
+    ...choices.map((name) => {
+      const label = document.createElement('label');
+      const input = Object.assign(document.createElement('input'), { type: 'radio', name: 'seek-clock', value: name, checked: name === pick });
+      const text = document.createElement('span');
+      text.textContent = clockWords(name);
+      label.append(input, text);
+      return label;
+    }),
+  );
+  rated.checked = Boolean(remembered.rated);
+  syncRated();
+}
+
+function show(state) {
+  section.dataset.seek = state;
+  idle.hidden = state !== 'idle';
+  waiting.hidden = state === 'idle';
+  clearInterval(timer);
+  if (state === 'waiting') {
+    tick();
+    timer = setInterval(tick, 1000);
+  }
+}
+
+function tick() {
+  section.querySelector('[data-seek-elapsed]').textContent = t('lobby.seek.elapsed', { time: formatTime(Date.now() - startedAt) });
+}
+
+function describe(clock, isRated) {
+  return [clockWords(clock), isRated ? t('games.triangles.clock.rated') : t('lobby.seek.casual')].join(' · ');
+}
+
+function paired(gameId) {
+  active = false;
+  seekId = null;
+  show('paired');
+  location.assign(`/g/${encodeURIComponent(gameId)}`);
+}
+
+function stop(message, kind = 'info') {
+  active = false;
+  seekId = null;
+  show('idle');
+  if (message) toast(message, { kind });
+  form.querySelector('[data-action="seek"]')?.focus();
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function follow(id) {
+  let failures = 0;
+  while (active && seekId === id) {
+    const sent = Date.now();
+    try {
+      const answer = await api('GET', `/api/seeks/${encodeURIComponent(id)}?wait=${WAIT_S}`);
+      failures = 0;
+      if (!active || seekId !== id) return;
+      if (answer.status === 'paired') return paired(answer.game_id);
+      await pause(MIN_POLL_MS - (Date.now() - sent));
+    } catch (error) {
+      if (!active || seekId !== id) return;
+      if (error.status === 404) return stop(t('lobby.seek.expired'));
+      await pause(RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]);
+      failures += 1;
+    }
+  }
+}
+
+async function start(event) {
+  event.preventDefault();
+  if (active) return;
+  const clock = chosenClock();
+  if (!clock) return;
+  const isRated = !ratedRow.hidden && rated.checked;
+  save({ clock, rated: rated.checked });
+  active = true;
+  startedAt = Date.now();
+  section.querySelector('[data-seek-control]').textContent = describe(clock, isRated);
+  show('waiting');
+  section.querySelector('[data-action="seek-cancel"]').focus();
+  try {
+    const answer = await api('POST', '/api/seeks', { clock, rated: isRated });
+    if (!active) {
+      if (answer.seek_id) withdraw(answer.seek_id);
+      return;
+    }
+    if (answer.status === 'paired') return paired(answer.game_id);
+    seekId = answer.seek_id;
+    follow(seekId);
+  } catch (error) {
+    const key = `games.${game.name}.error.${error.code}`;
+    stop(has(key) ? t(key) : t('lobby.seek.error'), 'error');
+  }
+}
+
+function withdraw(id, keepalive = false) {
+  const url = `/api/seeks/${encodeURIComponent(id)}`;
+  if (keepalive) {
+    fetch(url, { method: 'DELETE', credentials: 'same-origin', keepalive: true }).catch(() => {});
+    return Promise.resolve();
+  }
+  return api('DELETE', url);
+}
+
+async function cancel() {
+  const id = seekId;
+  active = false;
+  seekId = null;
+  if (id) {
+    try {
+      await withdraw(id);
+    } catch (error) {
+      if (error.code === 'seek_paired' && error.details?.game_id) return paired(error.details.game_id);
+    }
+  }
+  stop(t('lobby.seek.cancelled'));
+}
+
+export function initSeek(catalog) {
+  game = [...(catalog?.values() ?? [])].find((g) => g.params?.opponent?.choices?.includes('online') && g.params?.clock) ?? null;
+  if (!section || !game) return;
+  renderClocks();
+  form.addEventListener('submit', start);
+  clocksBox.addEventListener('change', syncRated);
+  section.querySelector('[data-action="seek-cancel"]').addEventListener('click', cancel);
+  // A page on its way out stops polling and withdraws its seek (it would expire anyway).
+  window.addEventListener('pagehide', () => {
+    if (active && seekId) withdraw(seekId, true);
+    active = false;
+  });
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) show('idle'); // back from the cache: that search is over
+  });
+  section.hidden = false;
+  show('idle');
+}
+
+/** The player's name, as the lobby's name form read or saved it: rated seeks need one. */
+export function seekNamed(name) {
+  named = Boolean(name);
+  if (game) syncRated();
+}

@@ -1,0 +1,186 @@
+/**
+ * me — the player's page: display name (/api/me), daily streak and statistics per game
+ * and variant (/api/me/stats), the games list a page at a time (/api/me/games, "more"
+ * follows `next`), and the device-transfer panel (me/transfer.js).
+ *
+ * Page state: main[data-history] loading|ready|error with data-count (games shown),
+ * main[data-stats] loading|ready|error.
+ */
+
+import { api } from './core/api.js';
+import { initNameForm } from './core/name-form.js';
+import { formatNumber, has, lang, plural, t } from './core/i18n.js';
+import { levelWords, variantWords } from './core/variant.js';
+import { el } from './core/ui.js';
+import { initTransfer } from './me/transfer.js';
+
+const PAGE = 10;
+const main = document.getElementById('main');
+let catalog = new Map();
+
+const title = (game) => (has(`games.${game}.title`) ? t(`games.${game}.title`) : game);
+const variantOf = (game, variant) => variantWords(game, variant, catalog.get(game));
+
+async function loadCatalog() {
+  try {
+    const data = await api('GET', '/api/catalog');
+    catalog = new Map((data.games || []).map((game) => [game.name, game]));
+  } catch {
+    /* variants stay in their plain names */
+  }
+}
+
+/* ---------------------------------------------------------------- statistics ----- */
+
+function dayText(iso) {
+  const [y, m, d] = iso.split('-').map(Number);
+  return new Intl.DateTimeFormat(lang(), { day: 'numeric', month: 'long' }).format(new Date(y, m - 1, d));
+}
+
+function statCard(entry) {
+  const figures = [
+    ['me.stats.played', formatNumber(entry.played)],
+    ['me.stats.best', entry.best === null ? '—' : formatNumber(entry.best)],
+    ['me.stats.average', entry.average === null ? '—' : formatNumber(entry.average)],
+  ];
+  const levels = Object.entries(entry.levels).map(([level, tally]) =>
+    el(
+      'li',
+      { class: 'stat-card__level', dataset: { level } },
+      el('span', {}, levelWords(entry.game, level)),
+      el('span', { class: 'stat-card__tally' }, t('me.stats.record', tally)),
+    ),
+  );
+  return el(
+    'article',
+    { class: 'panel stat-card', dataset: { game: entry.game, variant: entry.variant } },
+    el('h3', { class: 'stat-card__title' }, title(entry.game)),
+    el('p', { class: 'stat-card__variant' }, variantOf(entry.game, entry.variant)),
+    el(
+      'dl',
+      { class: 'stat-card__figures' },
+      figures.map(([key, value]) => el('div', {}, el('dt', {}, t(key)), el('dd', {}, value))),
+    ),
+    levels.length ? el('ul', { class: 'stat-card__levels' }, levels) : null,
+  );
+}
+
+let statsTicket = 0;
+
+async function loadStats() {
+  const ticket = ++statsTicket;
+  main.dataset.stats = 'loading';
+  try {
+    const stats = await api('GET', '/api/me/stats');
+    if (ticket !== statsTicket) return;
+    const streak = document.querySelector('[data-streak]');
+    streak.textContent = stats.streak ? plural('me.streak.days', stats.streak) : t('me.streak.none');
+    streak.dataset.streak = String(stats.streak);
+    streak.classList.toggle('streak-panel__value--none', !stats.streak);
+    document.querySelector('[data-streak-until]').textContent = stats.streak_until
+      ? t('me.streak.until', { date: dayText(stats.streak_until) })
+      : '';
+    document.getElementById('stats-list').replaceChildren(...stats.stats.map(statCard));
+    document.getElementById('stats-empty').hidden = stats.stats.length > 0;
+    main.dataset.stats = 'ready';
+  } catch {
+    if (ticket === statsTicket) main.dataset.stats = 'error';
+  }
+}
+
+/* ---------------------------------------------------------------- history -------- */
+
+const list = document.getElementById('history-list');
+const status = document.getElementById('history-status');
+const moreRow = document.getElementById('history-more-row');
+const filter = document.getElementById('history-filter');
+let next = null;
+let loading = 0;
+
+function item(game) {
+  const when = new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' }).format(game.started_ms);
+  const state = game.result ? t(`me.result.${game.result}`) : t(`me.status.${game.status}`);
+  const meta = [];
+  if (game.score !== null) meta.push(t('me.history.score', { n: formatNumber(game.score) }));
+  if (game.daily) meta.push(t('me.history.daily'));
+  meta.push(when, game.number);
+  const unfinished = game.status === 'active' || game.status === 'waiting';
+  const actions = unfinished
+    ? [el('a', { class: 'btn btn-primary', href: `/g/${encodeURIComponent(game.id)}` }, t('me.history.resume'))]
+    : [el('a', { class: 'btn btn-outline', href: game.links.replay }, t('me.history.replay'))];
+  if (!game.daily) actions.push(el('a', { class: 'btn btn-ghost', href: game.links.play }, t('me.history.play')));
+  return el(
+    'li',
+    { class: `history-item history-item--${game.result || game.status}`, dataset: { id: game.id, game: game.game } },
+    el(
+      'span',
+      { class: 'history-item__main' },
+      el('span', { class: 'history-item__title' }, [title(game.game), variantOf(game.game, game.variant)].filter(Boolean).join(' · ')),
+      el(
+        'span',
+        { class: 'history-item__meta' },
+        el('span', { class: 'history-item__state' }, state),
+        ` · ${meta.join(' · ')}`,
+      ),
+    ),
+    el('span', { class: 'history-item__actions' }, actions),
+  );
+}
+
+async function loadGames(more = false) {
+  const ticket = ++loading;
+  main.dataset.history = 'loading';
+  const query = new URLSearchParams({ limit: String(PAGE) });
+  if (filter.value) query.set('game', filter.value);
+  if (more && next) query.set('before', next);
+  try {
+    const page = await api('GET', `/api/me/games?${query}`);
+    if (ticket !== loading) return;
+    const items = page.games.map(item);
+    if (more) list.append(...items);
+    else list.replaceChildren(...items);
+    next = page.next;
+    moreRow.hidden = !next;
+    status.hidden = list.children.length > 0;
+    status.textContent = t('me.history.empty');
+    main.dataset.count = String(list.children.length);
+    main.dataset.history = 'ready';
+  } catch {
+    if (ticket !== loading) return;
+    status.hidden = false;
+    status.textContent = t('me.history.error');
+    main.dataset.history = 'error';
+  }
+}
+
+moreRow.querySelector('[data-more]').addEventListener('click', () => loadGames(true));
+filter.addEventListener('change', () => loadGames(false));
+
+/* ---------------------------------------------------------------- name ----------- */
+
+const nameForm = initNameForm();
+
+/* ---------------------------------------------------------------- start ---------- */
+
+async function loadAll() {
+  await Promise.all([nameForm.load(), loadStats(), loadGames(false)]);
+}
+
+// Opened from a transfer QR code: the page shows the player it becomes, not the one it
+// was (a claim that fails shows this browser's own games).
+const catalogReady = loadCatalog();
+const linkClaim = initTransfer({
+  onClaimed: async () => {
+    await catalogReady;
+    await loadAll();
+  },
+  hasGames: async () => {
+    try {
+      return (await api('GET', '/api/me/games?limit=1')).games.length > 0;
+    } catch {
+      return true; // unsure: ask rather than replace
+    }
+  },
+});
+await catalogReady;
+if (!linkClaim || !(await linkClaim)) loadAll();

@@ -1,0 +1,134 @@
+/**
+ * The device-transfer panel of /me: make a code (POST /api/me/transfer) and draw the
+ * server's QR modules on a canvas (no QR logic here), or claim a code from another device
+ * (POST /api/me/claim, also from /me?code=… — the QR code's URL — at once).
+ *
+ *   initTransfer({onClaimed, hasGames}) — wires the panel; onClaimed() runs after a
+ *       successful claim. Opened as /me?code=… (the QR code's URL), a browser that has no
+ *       games of its own claims at once; one that has (hasGames() resolves true) gets the
+ *       code filled in and the warning, and claims when the player presses the button
+ *       (form[data-claim="confirm"]): a link someone sent must not silently swap a
+ *       player's identity for theirs. Returns a promise that resolves true once the
+ *       link's code was claimed, false otherwise, or null when there was no code.
+ */
+
+import { api } from '../core/api.js';
+import { errorText } from '../core/errors.js';
+import { has, lang, t } from '../core/i18n.js';
+import { toast } from '../core/ui.js';
+
+const QUIET = 4; // modules of white border a scanner needs around the code
+const DARK = '#10131f';
+const LIGHT = '#ffffff';
+
+/** Draw rows of 0/1 modules, crisp at the canvas's CSS size and the device's pixel ratio. */
+export function drawQr(canvas, rows) {
+  const size = rows.length + 2 * QUIET;
+  const css = canvas.getBoundingClientRect().width || 200;
+  const ratio = window.devicePixelRatio || 1;
+  const scale = Math.max(1, Math.floor((css * ratio) / size));
+  canvas.width = canvas.height = size * scale;
+  canvas.dataset.modules = String(size); // the code's modules with the quiet zone
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = LIGHT;
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.fillStyle = DARK;
+  rows.forEach((row, y) => {
+    row.forEach((dark, x) => {
+      if (dark) ctx.fillRect((x + QUIET) * scale, (y + QUIET) * scale, scale, scale);
+    });
+  });
+}
+
+function words(error) {
+  const key = `me.devices.error.${error.code}`;
+  return has(key) ? t(key) : errorText(null, error);
+}
+
+export function initTransfer({ onClaimed, hasGames }) {
+  const panel = document.querySelector('[data-transfer]');
+  const make = panel.querySelector('[data-make-code]');
+  const canvas = document.getElementById('transfer-qr');
+  const codeText = document.getElementById('transfer-code');
+  const expiry = document.getElementById('transfer-expiry');
+  let expiryTimer = 0;
+  let shown = null;
+
+  make.addEventListener('click', async () => {
+    make.disabled = true;
+    try {
+      shown = await api('POST', '/api/me/transfer');
+      panel.dataset.transfer = 'shown';
+      codeText.textContent = shown.code;
+      drawQr(canvas, shown.qr);
+      const until = new Intl.DateTimeFormat(lang(), { timeStyle: 'short' }).format(shown.expires_ms);
+      expiry.textContent = t('me.devices.expires', { time: until });
+      make.textContent = t('me.devices.again');
+      clearTimeout(expiryTimer);
+      expiryTimer = setTimeout(() => {
+        panel.dataset.transfer = 'expired';
+        expiry.textContent = t('me.devices.expired');
+      }, Math.max(0, shown.expires_ms - Date.now()));
+    } catch (error) {
+      toast(words(error), { kind: 'error' });
+    } finally {
+      make.disabled = false;
+    }
+  });
+  window.addEventListener('resize', () => {
+    if (shown && panel.dataset.transfer === 'shown') drawQr(canvas, shown.qr);
+  });
+
+  const form = document.getElementById('claim-form');
+  const input = document.getElementById('claim-input');
+  const problem = document.getElementById('claim-error');
+  const showProblem = (text) => {
+    problem.textContent = text || '';
+    problem.hidden = !text;
+    input.setAttribute('aria-invalid', String(Boolean(text)));
+  };
+
+  async function claim() {
+    const code = input.value.replace(/[\s-]/g, '').toUpperCase();
+    if (!code) return showProblem(t('me.devices.error.empty'));
+    const button = form.querySelector('button[type="submit"]');
+    button.disabled = true;
+    form.dataset.claim = 'busy';
+    try {
+      await api('POST', '/api/me/claim', { code });
+      form.dataset.claim = 'done';
+      input.value = '';
+      showProblem('');
+      toast(t('me.devices.claimed'), { kind: 'success' });
+      await onClaimed();
+      return true;
+    } catch (error) {
+      form.dataset.claim = 'error';
+      showProblem(words(error));
+      return false;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    claim();
+  });
+  input.addEventListener('input', () => showProblem(''));
+
+  // The QR code's URL: prefill and claim, then drop the code from the address bar.
+  const url = new URL(location.href);
+  const fromLink = url.searchParams.get('code');
+  if (!fromLink) return null;
+  input.value = fromLink;
+  url.searchParams.delete('code');
+  history.replaceState(null, '', url.pathname + url.search + url.hash);
+  return hasGames().then((mine) => {
+    if (!mine) return claim();
+    form.dataset.claim = 'confirm';
+    form.scrollIntoView({ block: 'center' });
+    input.focus({ preventScroll: true });
+    return false;
+  });
+}

@@ -1,0 +1,213 @@
+/**
+ * replay — the replay page (templates/replay.html): a game shown ply by ply with the game's
+ * own board (static/js/games/<game>/replay.js: createReplayBoard(box) → {show, score,
+ * entry}), so a new game adds its replay without a change here.
+ *
+ * Each ply's view and events come from GET /api/games/{id}/replay?ply=N (kept here once
+ * fetched); the first answer also carries the timeline (every ply's move, events and
+ * scores), which fills the list and the downloadable log ({game, number, params, log}, the
+ * body POST /api/verify takes). Navigation: first / previous / play-pause / next / last,
+ * ← → Home End, the slider, the list, and the URL hash `#ply=N` (read on load, kept as the
+ * ply changes). The stage says where it is in data-state ("loading" | "ready" | "error"),
+ * data-ply and data-plies, for tests and tools.
+ */
+
+import { api } from './core/api.js';
+import { errorText } from './core/errors.js';
+import { t } from './core/i18n.js';
+import { copyLink, el, pageConfig } from './core/ui.js';
+
+const AUTOPLAY_MS = 700;
+
+const $ = (id) => document.getElementById(id);
+const config = pageConfig();
+const stage = $('replay');
+const slider = $('replay-slider');
+const list = $('replay-list');
+const playButton = stage.querySelector('[data-action="play"]');
+const views = new Map(); // ply → replay answer
+const S = { board: null, ply: null, plies: 0, token: 0, playing: false, timer: 0, timeline: [] };
+
+const path = (ply, timeline) =>
+  `/api/games/${encodeURIComponent(config.game_id)}/replay?${ply === null ? '' : `ply=${ply}&`}timeline=${timeline}`;
+
+async function fetchPly(ply) {
+  if (!views.has(ply)) views.set(ply, await api('GET', path(ply, false)));
+  return views.get(ply);
+}
+
+function hashPly() {
+  const match = /(?:^#|&)ply=(\d+)/.exec(location.hash);
+  return match ? Number(match[1]) : null;
+}
+
+const clamp = (ply) => Math.max(0, Math.min(S.plies, ply));
+
+async function go(target, { forward = false } = {}) {
+  const ply = clamp(target);
+  const token = ++S.token;
+  let data;
+  try {
+    data = await fetchPly(ply);
+  } catch (error) {
+    if (token === S.token) fail(error);
+    return;
+  }
+  if (token !== S.token) return;
+  S.board.show(data.view, data.events, forward && S.ply !== null && ply === S.ply + 1);
+  S.ply = ply;
+  render(data);
+  if (S.playing) schedule();
+}
+
+function render(data) {
+  const { ply, plies } = S;
+  stage.dataset.ply = String(ply);
+  stage.dataset.plies = String(plies);
+  stage.dataset.state = 'ready';
+  slider.max = String(plies);
+  slider.value = String(ply);
+  slider.disabled = plies === 0;
+  $('replay-position').textContent = ply === 0 ? `${t('replay.start')} · ${t('replay.position', { ply, plies })}` : t('replay.position', { ply, plies });
+  $('replay-score').textContent = S.board.score(data.view);
+  for (const button of stage.querySelectorAll('.replay-controls [data-action]')) {
+    const action = button.dataset.action;
+    if (action === 'first' || action === 'prev') button.disabled = ply === 0;
+    if (action === 'next' || action === 'last') button.disabled = ply === plies;
+  }
+  const link = `${location.pathname}#ply=${ply}`;
+  $('replay-link').href = link;
+  if (location.hash !== `#ply=${ply}`) history.replaceState(history.state, '', link);
+  for (const item of list.querySelectorAll('[aria-current]')) item.removeAttribute('aria-current');
+  const current = list.querySelector(`[data-ply="${ply}"]`);
+  if (current) {
+    current.setAttribute('aria-current', 'step');
+    if (list.scrollHeight > list.clientHeight) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+  }
+}
+
+function fail(error) {
+  stop();
+  stage.dataset.state = 'error';
+  const status = $('replay-status');
+  status.textContent = errorText(config.game, error);
+  status.hidden = false;
+}
+
+function schedule() {
+  clearTimeout(S.timer);
+  if (S.ply >= S.plies) {
+    stop();
+    return;
+  }
+  S.timer = setTimeout(() => go(S.ply + 1, { forward: true }), AUTOPLAY_MS);
+}
+
+function setPlaying(on) {
+  S.playing = on;
+  playButton.setAttribute('aria-pressed', String(on));
+  const label = on ? playButton.dataset.labelPause : playButton.dataset.labelPlay;
+  playButton.setAttribute('aria-label', label);
+  playButton.title = label;
+}
+
+function stop() {
+  clearTimeout(S.timer);
+  setPlaying(false);
+}
+
+function act(action) {
+  if (S.ply === null) return;
+  if (action === 'play') {
+    if (S.playing) {
+      stop();
+      return;
+    }
+    setPlaying(true);
+    if (S.ply >= S.plies) go(0);
+    else schedule();
+    return;
+  }
+  stop();
+  if (action === 'first') go(0);
+  else if (action === 'prev') go(S.ply - 1);
+  else if (action === 'next') go(S.ply + 1, { forward: true });
+  else if (action === 'last') go(S.plies);
+}
+
+function fillList() {
+  list.replaceChildren(
+    ...S.timeline.map((step) => {
+      const entry = S.board.entry(step);
+      const seat = typeof entry.seat === 'number' ? el('span', { class: `replay-seat replay-seat--${entry.seat}`, 'aria-hidden': 'true' }) : null;
+      const button = el(
+        'button',
+        { type: 'button', class: 'replay-list__step', 'data-ply': String(step.ply) },
+        el('span', { class: 'replay-list__n' }, String(step.ply)),
+        seat,
+        el('span', { class: 'replay-list__label' }, entry.label),
+        el('span', { class: 'replay-list__value' }, entry.value),
+      );
+      return el('li', {}, button);
+    }),
+  );
+  $('replay-empty').hidden = S.timeline.length > 0;
+}
+
+function offerDownload(first) {
+  const log = S.timeline.map(({ ply, seat, move, at_ms }) => ({ ply, seat, move, at_ms }));
+  const body = { game: first.game, number: first.number, params: first.params, log };
+  const blob = new Blob([`${JSON.stringify(body, null, 1)}\n`], { type: 'application/json' });
+  $('replay-download').href = URL.createObjectURL(blob);
+}
+
+async function boot() {
+  let first;
+  let module;
+  try {
+    [first, module] = await Promise.all([api('GET', path(null, true)), import(`./games/${config.game}/replay.js`)]);
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  S.board = module.createReplayBoard($('replay-board'));
+  S.plies = first.plies;
+  S.timeline = first.timeline || [];
+  views.set(first.ply, { ...first, timeline: null });
+  fillList();
+  offerDownload(first);
+  await go(hashPly() ?? 0);
+}
+
+stage.addEventListener('click', (event) => {
+  const button = event.target.closest('.replay-controls button[data-action]');
+  if (button && !button.disabled) act(button.dataset.action);
+});
+list.addEventListener('click', (event) => {
+  const button = event.target.closest('button[data-ply]');
+  if (!button) return;
+  stop();
+  go(Number(button.dataset.ply));
+});
+slider.addEventListener('input', () => {
+  stop();
+  go(slider.valueAsNumber);
+});
+$('replay-link').addEventListener('click', (event) => {
+  event.preventDefault();
+  copyLink(new URL($('replay-link').getAttribute('href'), location.href).href);
+});
+window.addEventListener('hashchange', () => {
+  const ply = hashPly();
+  if (ply !== null && ply !== S.ply) go(ply);
+});
+document.addEventListener('keydown', (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.target === slider) return;
+  if (event.target.closest?.('input, textarea, select, dialog')) return;
+  const action = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' }[event.key];
+  if (!action) return;
+  event.preventDefault();
+  act(action);
+});
+
+boot();

@@ -1,0 +1,53 @@
+"""Group commit: concurrent moves of many games share transactions, and each keeps its
+own version guard (a racing duplicate still loses)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from app.clock import SystemClock
+from app.config import Settings
+from app.db import make_engine
+from app.errors import AppError
+from app.hub import LocalHub
+from app.limits import MemoryLimiter
+from app.presence import LocalPresence
+from app.services import Services
+from engines.reference.tally import ENGINE as TALLY
+from tests.conftest import player_id_for
+
+
+async def test_concurrent_moves_are_written_together_and_guarded(settings: Settings) -> None:
+    db = make_engine(settings)
+    svc = Services.build(
+        db, LocalHub(), LocalPresence(), MemoryLimiter(), SystemClock(), {"tally": TALLY}, settings
+    )
+    try:
+        owner = player_id_for("owner")
+        games = []
+        for _ in range(30):
+            _, snapshot = await svc.lifecycle.create(
+                owner, "127.0.0.1", "tally", {"opponent": "human", "limit": 50}, None, None, False
+            )
+            games.append(snapshot.id)
+        batches: list[int] = []
+        advance_many = svc.store.advance_many
+
+        async def counted(batch: Any) -> set[str]:
+            batches.append(len(batch))
+            return await advance_many(batch)
+
+        svc.store.advance_many = counted  # type: ignore[method-assign]
+        move = {"type": "add", "n": 1}
+        plays = [svc.moves.play(game_id, owner, 0, move, from_memory=False) for game_id in games]
+        plays.append(svc.moves.play(games[0], owner, 0, {"type": "add", "n": 2}))  # a racer
+        results = await asyncio.gather(*plays, return_exceptions=True)
+        refused = [r for r in results if isinstance(r, AppError)]
+        assert [r.code for r in refused] == ["stale_version"]
+        assert sum(batches) >= 29 and max(batches) > 1  # shared transactions
+        for game_id in games:
+            log = await svc.reads.log(game_id)
+            assert [m.ply for m in log.moves] == [1] and log.version == 1
+    finally:
+        await db.dispose()

@@ -1,0 +1,177 @@
+"""Rated games: both players' Glicko-2 ratings change once, in the transaction that ends
+the game (a resignation racing a flag changes them exactly once); the leaderboard."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from app.errors import AppError
+from app.moves import LogEntry, Step
+from engines.core import glicko2
+from engines.triangles import ENGINE as TRIANGLES
+from engines.triangles.clock import LAG_MS
+from engines.triangles.moves import Resign
+
+RATED = {"opponent": "online", "stars": 24, "clock": "3+2", "rated": True}
+
+
+@pytest.fixture
+def client(make_client: Any) -> Any:
+    return make_client()
+
+
+def start(alice: Any, bob: Any, params: dict[str, Any]) -> dict[str, Any]:
+    game = alice.new_game("triangles", params=params)
+    joined = bob.post(f"/api/games/{game['id']}/join").json()
+    assert joined["status"] == "active"
+    return game
+
+
+def test_a_rated_game_changes_both_ratings_once(client: Any, players: Any) -> None:
+    alice, bob = players(client, "alice", "bob")
+    alice.put("/api/me", json={"name": "Alice"})
+    bob.put("/api/me", json={"name": "Bob"})
+    gid = start(alice, bob, RATED)["id"]
+    loaded = alice.get(f"/api/games/{gid}").json()
+    assert [p["rating"] for p in loaded["players"]] == [1500, 1500]
+    resigned = alice.move(gid, 0, {"type": "resign"})
+    assert resigned.status_code == 200, resigned.text
+    change = alice.get(f"/api/games/{gid}").json()["outcome"]["ratings"]
+    won = glicko2.update(glicko2.Rating(), [glicko2.Result(glicko2.Rating(), 1)])
+    lost = glicko2.update(glicko2.Rating(), [glicko2.Result(glicko2.Rating(), 0)])
+    assert change["pool"] == "blitz"
+    assert change["seats"] == [
+        {"before": 1500, "after": lost.rating, "rd": lost.rd},
+        {"before": 1500, "after": won.rating, "rd": won.rd},
+    ]
+    board = client.get("/api/leaderboard/triangles?clock=blitz").json()
+    assert [(r["rank"], r["name"], r["games"]) for r in board["rows"]] == [
+        (1, "Bob", 1),
+        (2, "Alice", 1),
+    ]
+    assert board["rows"][0]["rating"] == won.rating
+    assert client.get("/api/leaderboard/triangles?clock=5%2B3").json()["pool"] == "blitz"
+    assert client.get("/api/leaderboard/triangles?clock=bullet").json()["rows"] == []
+    page = client.get("/leaderboard/triangles?clock=blitz")
+    assert page.status_code == 200 and "Bob" in page.text and "Leaderboard" in page.text
+    assert client.get("/leaderboard/triangles?clock=nope").status_code == 404
+    assert client.get("/leaderboard/pairs").status_code == 404
+    # The next rated game starts from the new ratings, beside the names.
+    again = start(alice, bob, RATED)
+    shown = bob.get(f"/api/games/{again['id']}").json()["players"]
+    assert [p["rating"] for p in shown] == [lost.rating, won.rating]
+
+
+def test_casual_games_stay_unrated(client: Any, players: Any) -> None:
+    alice, bob = players(client, "alice", "bob")
+    gid = start(alice, bob, {**RATED, "rated": False})["id"]
+    assert [p["rating"] for p in alice.get(f"/api/games/{gid}").json()["players"]] == [None, None]
+    alice.move(gid, 0, {"type": "resign"})
+    assert alice.get(f"/api/games/{gid}").json()["outcome"].get("ratings") is None
+    assert client.get("/api/leaderboard/triangles?clock=blitz").json()["rows"] == []
+
+
+def test_bad_requests(client: Any, players: Any) -> None:
+    (alice,) = players(client, "alice")
+    refused = alice.post(
+        "/api/games", json={"game": "triangles", "params": {"opponent": "online", "rated": True}}
+    )
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_rated"
+    for url, status, code in (
+        ("/api/leaderboard/triangles?clock=2h", 422, "bad_pool"),
+        ("/api/leaderboard/pairs", 404, "no_ratings"),
+        ("/api/leaderboard/chess", 404, "unknown_game"),
+    ):
+        response = client.get(url)
+        assert response.status_code == status and response.json()["error"]["code"] == code
+
+
+@pytest.mark.parametrize("resign_first", [True, False])
+def test_resign_racing_the_flag_rates_the_game_once(
+    client: Any, players: Any, clock: Any, resign_first: bool
+) -> None:
+    alice, bob = players(client, "alice", "bob")
+    gid = start(alice, bob, RATED)["id"]
+    deadline = 180_000 + LAG_MS
+    clock.advance(deadline)
+    services = client.app.state.services
+
+    async def race() -> list[Any]:
+        game = await services.store.game(gid)
+        state = TRIANGLES.load_state(game.state)
+        resigned, resign_events = TRIANGLES.apply(state, Resign(), deadline - 1, 0)
+        flagged, flag_events = TRIANGLES.tick(state, deadline)
+        steps = [
+            Step(resigned, [LogEntry(0, {"type": "resign"}, deadline - 1)], resign_events),
+            Step(flagged, [LogEntry(None, None, deadline)], flag_events),
+        ]
+        if not resign_first:
+            steps.reverse()
+        return await asyncio.gather(
+            *(services.moves.commit(game, TRIANGLES, step) for step in steps),
+            return_exceptions=True,
+        )
+
+    results = client.portal.call(race)
+    lost = [r for r in results if isinstance(r, AppError)]
+    assert len(lost) == 1 and lost[0].code == "stale_version", results
+    board = client.get("/api/leaderboard/triangles?clock=blitz").json()["rows"]
+    assert sorted(r["games"] for r in board) == [1, 1]  # once each, whoever won the race
+    outcome = alice.get(f"/api/games/{gid}").json()["outcome"]
+    assert outcome["reason"] in ("resigned", "time") and outcome["winner"] == 1
+    assert outcome["ratings"]["seats"][1]["after"] == board[0]["rating"]
+
+
+@pytest.mark.parametrize("resign_first", [True, False])
+def test_resign_racing_the_last_line_rates_the_game_once(
+    client: Any, players: Any, resign_first: bool
+) -> None:
+    alice, bob = players(client, "alice", "bob")
+    gid = start(alice, bob, RATED)["id"]
+    services = client.app.state.services
+
+    async def race() -> tuple[list[Any], Any, int]:
+        game = await services.store.game(gid)
+        state = TRIANGLES.load_state(game.state)
+        entries, events, at_ms = [], [], 0
+        # Lines 100 ms apart (the computer's choice for whoever is to move), committed up
+        # to the one that ends the game, which then races the other player's resignation.
+        while True:
+            seat = TRIANGLES.to_move(state)
+            line = TRIANGLES.computer_move(state)
+            at_ms += 100
+            ended, line_events = TRIANGLES.apply(state, line, at_ms, seat)
+            if TRIANGLES.outcome(ended) is not None:
+                break
+            entries.append(LogEntry(seat, TRIANGLES.dump_move(line), at_ms))
+            events += line_events
+            state = ended
+        game, state = await services.moves.commit(game, TRIANGLES, Step(state, entries, events))
+        resigned, resign_events = TRIANGLES.apply(state, Resign(), at_ms, 1 - seat)
+        steps = [
+            Step(ended, [LogEntry(seat, TRIANGLES.dump_move(line), at_ms)], line_events),
+            Step(resigned, [LogEntry(1 - seat, {"type": "resign"}, at_ms)], resign_events),
+        ]
+        if resign_first:
+            steps.reverse()
+        results = await asyncio.gather(
+            *(services.moves.commit(game, TRIANGLES, step) for step in steps),
+            return_exceptions=True,
+        )
+        return results, TRIANGLES.outcome(ended), seat
+
+    results, by_line, drawer = client.portal.call(race)
+    lost = [r for r in results if isinstance(r, AppError)]
+    assert len(lost) == 1 and lost[0].code == "stale_version", results
+    board = client.get("/api/leaderboard/triangles?clock=blitz").json()["rows"]
+    assert sorted(r["games"] for r in board) == [1, 1]  # once each, whoever won the race
+    outcome = alice.get(f"/api/games/{gid}").json()["outcome"]
+    if outcome["reason"] == "resigned":
+        assert outcome["winner"] == drawer
+    else:
+        assert (outcome["reason"], outcome["winner"]) == (by_line.reason, by_line.winner)
+    ratings = outcome["ratings"]["seats"]
+    assert {round(r["after"], 6) for r in ratings} == {round(r["rating"], 6) for r in board}

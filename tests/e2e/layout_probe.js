@@ -1,0 +1,45 @@
+/* One report of everything wrong on the page as it is: overflowing or clipped boxes, controls
+out of the viewport, touch targets under 44 px. Inside an open modal dialog only the dialog
+counts (the page behind it is inert).
+   Used by tests/e2e/test_layout.py (page.evaluate). */
+(touch) => {
+  const out = [];
+  const vw = document.documentElement.clientWidth, vh = innerHeight;
+  const dialog = document.querySelector('dialog[open]');
+  const scope = dialog || document.body;
+  const name = (el) => {
+    const id = el.id ? '#' + el.id : '';
+    const cls = typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\s+/).join('.') : '';
+    const text = (el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 30);
+    return `${el.tagName.toLowerCase()}${id}${cls} "${text}"`;
+  };
+  const shown = (el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true })
+    && !el.closest('.visually-hidden, [aria-hidden="true"], .toast-stack, #connection-banner');
+  const scrolls = (el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  for (const el of scope.querySelectorAll('*')) {
+    if (!shown(el) || el instanceof SVGElement || el.tagName === 'CANVAS') continue;
+    if (['OPTION', 'SCRIPT', 'STYLE', 'TEXTAREA', 'INPUT'].includes(el.tagName)) continue;
+    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && !scrolls(el)) {
+      out.push(`overflow ${el.scrollWidth}>${el.clientWidth}: ${name(el)}`);
+    }
+  }
+  const controls = scope.querySelectorAll('button, a[href], select, input:not([type=radio]):not([type=checkbox]), summary, label:has(> input[type=radio]), label:has(> input[type=checkbox])');
+  for (const el of controls) {
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const box = el.closest('.side-panel, .site-footer, .lobby, dialog .dialog-body') ? null : el.closest('.game-stage, dialog');
+    // controls of the game and of a dialog's fixed parts must be on screen without scrolling
+    if (box && (r.left < -1 || r.right > vw + 1 || r.top < -1 || r.bottom > vh + 1)) {
+      out.push(`off-screen [${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.right)},${Math.round(r.bottom)}]: ${name(el)}`);
+    } else if (r.left < -1 || r.right > vw + 1) {
+      out.push(`off-screen sideways: ${name(el)}`);
+    }
+    const inline = el.tagName === 'A' && getComputedStyle(el).display === 'inline';
+    if (touch && !inline && (r.width < 43.5 || r.height < 43.5)) {
+      out.push(`small ${Math.round(r.width)}×${Math.round(r.height)}: ${name(el)}`);
+    }
+  }
+  if (document.documentElement.scrollWidth > vw + 1) out.push(`page scrolls sideways by ${document.documentElement.scrollWidth - vw}px`);
+  return out;
+}

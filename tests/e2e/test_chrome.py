@@ -1,0 +1,45 @@
+"""The shared chrome: one sound toggle in the header, remembered across visits, and the same
+end card actions in every game (new game, copy link, share where it exists, see the board)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_layout import finished
+
+
+def test_the_sound_toggle_is_remembered(desktop: Any) -> None:
+    page = desktop.new_page()
+    page.goto("/play/pairs")
+    toggle = page.locator("header [data-action=sound]")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    page.goto("/")
+    expect(page.locator("header [data-action=sound]")).to_have_attribute("aria-pressed", "false")
+    page.locator("header [data-action=sound]").click()
+    page.reload()
+    expect(page.locator("header [data-action=sound]")).to_have_attribute("aria-pressed", "true")
+
+
+@pytest.mark.parametrize(("game", "card"), [
+    ("blocks", "#blocks-final"), ("pairs", "#pairs-final"), ("triangles", "#tri-final"),
+])
+def test_every_end_card_has_the_same_actions(desktop: Any, game: str, card: str) -> None:
+    page = desktop.new_page()
+    page.goto("/")
+    game_id = finished(page, game)
+    page.goto(f"/g/{game_id}")
+    final = page.locator(card)
+    expect(final).to_be_visible()
+    for action in ("new", "copy", "watch", "board"):
+        expect(final.locator(f"[data-end-actions] [data-action={action}]")).to_be_visible()
+    expect(final.locator("[data-end-actions] [data-action=watch]")).to_have_attribute(
+        "href", f"/replay/{game_id}"
+    )
+    expect(final.locator("[data-end-actions] [data-action=share]")).to_have_count(1)
+    final.locator("[data-action=board]").click()  # see the board: the card goes away
+    expect(final).to_be_hidden()

@@ -1,0 +1,114 @@
+"""The shared protocol: BaseEngine's defaults, one error vocabulary, a message for every code."""
+
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines.core import BadMove, BaseEngine, ErrorCode, IllegalMove, SeatKind
+from engines.reference.tally import ENGINE as TALLY
+from engines.registry import ENGINES
+
+ROOT = Path(__file__).resolve().parents[2]
+ERROR_CLASSES = {"BadParams", "BadMove", "IllegalMove"}
+
+
+def test_base_engine_defaults() -> None:
+    # Called unbound on the reference engine, which overrides them all.
+    params = TALLY.parse_params({})
+    state = TALLY.new_game(params, 7)
+    assert BaseEngine.view_by_seat is False
+    assert BaseEngine.seats(TALLY, params) == [SeatKind.OWNER]
+    assert BaseEngine.params_of(TALLY, state) is params
+    assert BaseEngine.tick(TALLY, state, 10**9) == (state, [])
+    assert BaseEngine.record(TALLY, state) is None
+    assert BaseEngine.daily_params(TALLY, {}) is None
+    assert BaseEngine.daily_once(TALLY, params) is False
+    assert BaseEngine.to_move(TALLY, state) == 0
+    over, _ = TALLY.apply(state, TALLY.parse_move({"type": "resign"}), 5)
+    assert BaseEngine.to_move(TALLY, over) is None
+    with pytest.raises(IllegalMove) as caught:
+        BaseEngine.computer_move(TALLY, state)
+    assert caught.value.code == "no_computer" and "tally" in caught.value.message
+
+
+def test_codes_are_plain_strings() -> None:
+    error = IllegalMove(ErrorCode.GAME_OVER, "the game is over")
+    assert type(error.code) is str and error.code == "game_over"
+    assert json.dumps(error.to_json()) == '{"code": "game_over", "message": "the game is over"}'
+
+
+@dataclass(frozen=True)
+class NotAMove:
+    type: str = "teleport"
+    kind: str = "teleport"
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_every_engine_is_a_base_engine_and_refuses_an_unknown_move_alike(name: str) -> None:
+    engine = ENGINES[name]
+    assert isinstance(engine, BaseEngine)
+    params = engine.parse_params({})
+    state = engine.new_game(params, 1)
+    with pytest.raises(BadMove) as caught:
+        engine.parse_move({"type": "teleport"})
+    assert caught.value.code == "unknown_move"
+    with pytest.raises(BadMove) as caught:
+        engine.apply(state, NotAMove(), 0, 0)
+    assert caught.value.code == "unknown_move"
+
+
+# --------------------------------------------------------------------------- catalogs
+
+
+def codes_raised_in(folder: Path) -> set[str]:
+    """Every code written in the engine's source: ``ErrorCode.X``, a string given to
+    BadParams/BadMove/IllegalMove, or a ``code=`` string."""
+    codes: set[str] = set()
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "ErrorCode"
+            ):
+                codes.add(ErrorCode[node.attr].value)
+            elif isinstance(node, ast.Call):
+                args = [k.value for k in node.keywords if k.arg == "code"]
+                if isinstance(node.func, ast.Name) and node.func.id in ERROR_CLASSES:
+                    args += node.args[:1]
+                codes |= {a.value for a in args if isinstance(a, ast.Constant)}
+    return {code for code in codes if isinstance(code, str)}
+
+
+def engine_codes(name: str) -> set[str]:
+    engine: Any = ENGINES[name]
+    codes = codes_raised_in(ROOT / "engines" / name)
+    codes |= {ErrorCode.BAD_NUMBER, ErrorCode.BAD_SEED}  # engines.core.numbers
+    if engine.daily_params({}) is not None:
+        codes.add(ErrorCode.BAD_DATE)  # engines.core.daily
+    if type(engine).computer_move is BaseEngine.computer_move:
+        codes.add(ErrorCode.NO_COMPUTER)
+    return {str(code) for code in codes}
+
+
+def test_the_scan_finds_codes() -> None:
+    blocks = engine_codes("blocks")
+    assert {"occupied", "bad_piece", "bad_cell", "out_of_board", "no_computer"} <= blocks
+    assert {"crosses_line", "not_your_seat", "unknown_move"} <= engine_codes("triangles")
+    assert "no_computer" not in engine_codes("triangles")
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_every_code_an_engine_raises_has_a_message(name: str, lang: str) -> None:
+    catalog = json.loads((ROOT / "static" / "i18n" / f"{lang}.json").read_text("utf-8"))
+    missing = sorted(
+        code for code in engine_codes(name) if f"games.{name}.error.{code}" not in catalog
+    )
+    assert missing == []
