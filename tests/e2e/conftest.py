@@ -121,11 +121,17 @@ SETTLED = """() => document.getAnimations().every(
     (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)"""
 
 
+# A frame, or 250 ms if the browser paints none (a starved or hidden page never runs
+# requestAnimationFrame, and an evaluate awaiting it would wait forever).
+FRAME = "() => new Promise((r) => { requestAnimationFrame(r); setTimeout(r, 250); })"
+TWO_FRAMES = f"async () => {{ const frame = {FRAME}; await frame(); await frame(); }}"
+
+
 def settle(page: Any) -> None:
     """Wait on page state, not a clock: no finite CSS animation or transition running
     (looping ones are ignored), then two frames painted."""
     page.wait_for_function(SETTLED, timeout=15_000)
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.evaluate(TWO_FRAMES)
 
 
 def shot(page: Any, name: str, full_page: bool = False) -> Path:

@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engines.blocks.shapes import rotate_clockwise
+from tests.e2e.conftest import FRAME
 
 pytestmark = pytest.mark.e2e
 
@@ -316,7 +317,7 @@ def resting_box(page: Any, selector: str) -> dict[str, float]:
     return page.evaluate(
         """async (selector) => {
             const element = document.querySelector(selector);
-            const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+            const frame = """ + FRAME + """;
             let last = null;
             for (;;) {
                 await frame();

@@ -447,28 +447,27 @@ def test_no_status_line_moves_the_board(browser: Any, server_url: str, viewport:
     )
     try:
         for lang in ("en", "ru", "fr"):
-            page = context.new_page()
-            page.goto(f"/play/pairs?lang={lang}")
-            expect(page.locator("#pairs")).to_have_attribute("data-state", "playing")
+            pairs = PairsPage(context.new_page(), touch=True)
+            page = pairs.page
+            pairs.open(f"/play/pairs?lang={lang}")
             board = page.locator("#pairs-board")
             expect(board).to_have_attribute("data-dealing", "false", timeout=10_000)
             placed = (board.bounding_box(), board.get_attribute("data-geometry"))
             messages = [v for k, v in words(lang).items() if k.startswith(STATUS_KEYS)]
             for text in sorted(messages, key=len)[-4:]:
+                # reading the sizes lays the page out: no need to wait for a painted frame
                 box = page.evaluate(
-                    """async (text) => {
+                    """(text) => {
                       const status = document.getElementById('pairs-status');
                       status.dataset.kind = 'tip';
                       status.textContent = text;
-                      const frame = () => new Promise((r) => requestAnimationFrame(r));
-                      await frame();
-                      await frame();
                       return [status.scrollHeight, status.clientHeight];
                     }""",
                     text,
                 )
                 assert box[0] <= box[1], (lang, text)
                 assert (board.bounding_box(), board.get_attribute("data-geometry")) == placed
+            pairs.assert_clean()
             page.close()
     finally:
         context.close()

@@ -117,12 +117,21 @@ export class Board extends Overlays {
     this.dealUntil = this.dealAt + (this.rows + this.cols - 2) * DEAL_STEP_MS + DEAL_TILE_MS;
     this.container.dataset.dealing = 'true';
     this.kick();
+    // The flag also clears on a timer: a page the browser stops painting (hidden, or
+    // starved of frames) has still dealt, and takes taps (see `dealing`).
+    clearTimeout(this.dealTimer);
+    this.dealTimer = setTimeout(() => this.markDealing(), this.dealUntil - this.dealAt + 1);
+  }
+
+  markDealing() {
+    this.container.dataset.dealing = String(this.dealing); // page state, for tests
   }
 
   skipDeal() {
     this.dealAt = -Infinity;
     this.dealUntil = -Infinity;
-    this.container.dataset.dealing = 'false';
+    clearTimeout(this.dealTimer);
+    this.markDealing();
     this.kick();
   }
 
@@ -284,9 +293,12 @@ export class Board extends Overlays {
     if (this.raf) return;
     this.raf = requestAnimationFrame(() => {
       this.raf = 0;
-      this.view.drawNow();
-      this.container.dataset.dealing = String(this.dealing); // page state, for tests
-      if (this.busy()) this.kick();
+      try {
+        this.view.drawNow();
+      } finally {
+        this.markDealing(); // a frame that throws must not end the loop with it
+        if (this.busy()) this.kick();
+      }
     });
   }
 
