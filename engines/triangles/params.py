@@ -108,7 +108,12 @@ def catalog() -> dict[str, Any]:
             "again": {"choices": [False, True], "default": False},
             "opponent": {"choices": list(OPPONENTS), "default": "medium"},
             "clock": {"choices": list(CONTROLS), "default": "none", "for": ["online"]},
-            "rated": {"choices": [False, True], "default": False, "for": ["online"]},
+            "rated": {
+                "choices": [False, True],
+                "default": False,
+                "for": ["online"],
+                "clocks": [name for name, control in CONTROLS.items() if control is not None],
+            },
         },
         "clocks": {
             name: None

@@ -60,7 +60,7 @@ function chosenClock() {
 }
 
 function syncRated() {
-  ratedRow.hidden = !named || !game.params.rated || chosenClock() === 'none';
+  ratedRow.hidden = !named || !(game.params.rated?.clocks ?? []).includes(chosenClock());
 }
 
 function renderClocks() {

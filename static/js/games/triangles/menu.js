@@ -25,6 +25,7 @@ const KINDS = [...new Set(Object.values(CATALOG.kinds ?? {}))];
 const CLOCKS = CATALOG.params?.clock?.choices ?? [];
 const CLOCK_FOR = CATALOG.params?.clock?.for ?? [];
 const RATED_FOR = CATALOG.params?.rated?.for ?? [];
+const RATED_CLOCKS = CATALOG.params?.rated?.clocks ?? []; // the clocks a rated game may have
 
 function remembered() {
   try {
@@ -93,8 +94,7 @@ export class NewGameMenu extends GameMenu {
   sync() {
     const kind = this.value('tri-kind');
     this.dialog.querySelector('#tri-new-clock').hidden = !CLOCKS.length || !CLOCK_FOR.includes(kind);
-    // rated: online games with a clock only (the server refuses the others: bad_rated)
-    this.dialog.querySelector('#tri-new-rated-row').hidden = !RATED_FOR.includes(kind) || (this.value('tri-clock') ?? 'none') === 'none';
+    this.dialog.querySelector('#tri-new-rated-row').hidden = !RATED_FOR.includes(kind) || !RATED_CLOCKS.includes(this.value('tri-clock'));
     this.dialog.querySelector('#tri-new-level').hidden = kind !== 'computer';
     this.dialog.querySelector('#tri-new-public-row').hidden = kind !== 'online';
     const field = this.value('tri-fieldshape') || 'phone';
@@ -148,7 +148,7 @@ export class NewGameMenu extends GameMenu {
           stars: choice.stars,
           again: choice.again,
           ...(timed ? { clock: choice.clock } : {}),
-          ...(timed && choice.clock !== 'none' && choice.rated ? { rated: true } : {}),
+          ...(timed && RATED_CLOCKS.includes(choice.clock) && choice.rated ? { rated: true } : {}),
         },
         public: kind === 'online' && choice.public,
       };
