@@ -20,10 +20,8 @@ Target (issue "Online Triangles like a chess site"): report the error after 60 m
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -32,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.e2e.test_triangles import legal_lines  # noqa: E402
-from tests.servers import migrate, start_uvicorn, stop  # noqa: E402
+from tests.servers import sqlite_server  # noqa: E402
 
 RECORD_TICKS = """
 window.__ticks = [];
@@ -75,22 +73,10 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{tmp}/clock.db",
-            "SECRET": "bench-clock-secret-bench-clock-secret",
-        }
-        env.pop("REDIS_URL", None)
-        migrate(env)
-        server, base_url = start_uvicorn(env, Path(tmp) / "uvicorn.log")
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
-                run(browser, base_url, args.moves, args.samples)
-                browser.close()
-        finally:
-            stop(server)
+    with sqlite_server("clock") as base_url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
+        run(browser, base_url, args.moves, args.samples)
+        browser.close()
 
 
 def run(browser: Any, base_url: str, moves: int, samples: int) -> None:

@@ -15,16 +15,14 @@ Targets (issue "Faster than boardgame.io", point 6): cold ≤ 70 KB, warm ≤ 10
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import migrate, start_uvicorn, stop  # noqa: E402
+from tests.servers import sqlite_server  # noqa: E402
 
 PAGES = ("/", "/play/blocks", "/play/pairs", "/play/triangles")
 KB = 1024
@@ -77,27 +75,15 @@ def measure(browser: Any, base_url: str, path: str) -> tuple[int, int, int, int]
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{tmp}/pages.db",
-            "SECRET": "bench-pages-secret-bench-pages-secret",
-        }
-        env.pop("REDIS_URL", None)
-        migrate(env)
-        server, base_url = start_uvicorn(env, Path(tmp) / "uvicorn.log")
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
-                print(f"{'page':<18} {'cold KB':>8} {'warm KB':>8} {'html KB sent':>13} "
-                      f"{'html KB raw':>12}")  # fmt: skip
-                for path in PAGES:
-                    cold, warm, sent, raw = measure(browser, base_url, path)
-                    print(f"{path:<18} {cold / KB:>8.1f} {warm / KB:>8.1f} {sent / KB:>13.1f} "
-                          f"{raw / KB:>12.1f}", flush=True)  # fmt: skip
-                browser.close()
-        finally:
-            stop(server)
+    with sqlite_server("pages") as base_url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
+        print(f"{'page':<18} {'cold KB':>8} {'warm KB':>8} {'html KB sent':>13} "
+              f"{'html KB raw':>12}")  # fmt: skip
+        for path in PAGES:
+            cold, warm, sent, raw = measure(browser, base_url, path)
+            print(f"{path:<18} {cold / KB:>8.1f} {warm / KB:>8.1f} {sent / KB:>13.1f} "
+                  f"{raw / KB:>12.1f}", flush=True)  # fmt: skip
+        browser.close()
 
 
 if __name__ == "__main__":

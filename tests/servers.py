@@ -3,12 +3,16 @@ on free loopback ports (browser tests and multi-process tests use these)."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,3 +85,19 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+@contextmanager
+def sqlite_server(name: str) -> Iterator[str]:
+    """A server on a fresh temporary SQLite database and the in-process hub (no Redis),
+    for the browser benches; yields its base URL and removes everything on exit."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp}/{name}.db"}
+        env["SECRET"] = f"bench-{name}-secret-".ljust(32, "x")
+        env.pop("REDIS_URL", None)
+        migrate(env)
+        server, base_url = start_uvicorn(env, Path(tmp) / "uvicorn.log")
+        try:
+            yield base_url
+        finally:
+            stop(server)
