@@ -6,7 +6,7 @@ around its queues, without changing app/: the database pool's checkout wait and 
 transaction (``Store.advance``) and its publish (``Hub.publish``), every garbage
 collection (``gc.callbacks``), and the event loop's lag (a 10 ms ticker's overshoot),
 from the first line to the last receipt.
-Then bench/online.py plays the matches in a closed loop against it and this prints
+Then bench/online.py plays the matches against it (closed loop, or at --think pace) and this prints
 percentiles of each timer beside the client's latencies. The wrappers cost some CPU:
 read the shares, not the absolute speed. (A diagnostic, not a bench: ``make bench`` runs
 bench/*.py only.)
@@ -163,6 +163,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=500)
     parser.add_argument("--moves", type=int, default=20, help="lines per match")
+    parser.add_argument(
+        "--think", type=float, default=0, help="mean seconds between lines (0: closed loop)"
+    )
     parser.add_argument("--postgres")
     parser.add_argument("--redis")
     parser.add_argument("--json", type=Path, help="write the raw timers and samples here")
@@ -193,7 +196,7 @@ def main() -> None:
         try:
             wait_until_up(base_url, process, log)
             figures = asyncio.run(
-                online.run(base_url, process.pid, args.matches, 0, on_play(process))
+                online.run(base_url, process.pid, args.matches, args.think, on_play(process))
             )
             process.send_signal(signal.SIGUSR1)
             deadline = time.monotonic() + 30
