@@ -45,6 +45,11 @@ class Settings(BaseSettings):
         description="Other origins (scheme://host[:port], comma-separated) allowed to send "
         "state-changing requests and open sockets, besides the site's own.",
     )
+    # PostgreSQL connections per process: kept open, and opened beyond them under a burst
+    # and closed again after it. Every process of the site counts against the server's
+    # max_connections (100 by default): processes × (size + overflow) must stay below.
+    db_pool_size: int = 20
+    db_max_overflow: int = 20
     max_body_bytes: int = 64 * 1024
     ws_max_frame_bytes: int = 16 * 1024
     ws_messages_per_second: float = 20.0

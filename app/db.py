@@ -31,7 +31,12 @@ def make_engine(settings: Settings) -> AsyncEngine:
         return engine
     # No pre-ping: it would add a round trip to every checkout; stale connections are
     # recycled instead.
-    return create_async_engine(url, pool_size=20, max_overflow=20, pool_recycle=1800)
+    return create_async_engine(
+        url,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+        pool_recycle=1800,
+    )
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:
