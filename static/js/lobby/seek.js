@@ -150,11 +150,14 @@ async function start(event) {
   section.querySelector('[data-action="seek-cancel"]').focus();
   try {
     const answer = await api('POST', '/api/seeks', { clock, rated: isRated });
+    // Paired already: an opponent is waiting in that game, even if Cancel came meanwhile.
+    if (answer.status === 'paired') return paired(answer.game_id);
     if (!active) {
-      if (answer.seek_id) withdraw(answer.seek_id);
+      withdraw(answer.seek_id).catch((error) => {
+        if (error.code === 'seek_paired' && error.details?.game_id) paired(error.details.game_id);
+      });
       return;
     }
-    if (answer.status === 'paired') return paired(answer.game_id);
     seekId = answer.seek_id;
     follow(seekId);
   } catch (error) {
