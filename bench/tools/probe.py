@@ -1,15 +1,15 @@
 """Where a move waits: ``.venv/bin/python bench/tools/probe.py [--matches 500] [--postgres URL]``.
 
 Runs our server (``app.asgi:app`` under uvicorn, in a child process) with timers wrapped
-around its queues, without changing app/: the database pool's checkout wait and hold time
-(SQLAlchemy), the Redis pool's checkout wait, the move path (``MovePath.play``), its
-transaction (``Store.advance``) and its publish (``Hub.publish``), every garbage
-collection (``gc.callbacks``), and the event loop's lag (a 10 ms ticker's overshoot),
-from the first line to the last receipt.
-Then bench/online.py plays the matches against it (closed loop, or at --think pace) and this prints
-percentiles of each timer beside the client's latencies. The wrappers cost some CPU:
-read the shares, not the absolute speed. (A diagnostic, not a bench: ``make bench`` runs
-bench/*.py only.)
+around its queues, without changing app/: the database pool's checkout wait and hold
+time (SQLAlchemy), the Redis pool's checkout wait, the move path (``MovePath.play``),
+its transactions (``Store.advance``, ``Store.advance_many``) and its publish
+(``Hub.publish``), every garbage collection (``gc.callbacks``), and the event loop's lag
+(a 10 ms ticker's overshoot), from the first line to the last receipt. Then
+bench/online.py plays the matches against it (closed loop, or at ``--think`` pace) and
+this prints percentiles of each timer beside the client's latencies. The wrappers cost
+some CPU: read the shares, not the absolute speed. (A diagnostic, not a bench: ``make
+bench`` runs bench/*.py only.)
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ def instrument() -> None:
 
     wrap_async(moves.MovePath, "play", "move path (MovePath.play)")
     wrap_async(store.Store, "advance", "transaction (Store.advance)")
+    wrap_async(store.Store, "advance_many", "group transaction (Store.advance_many)")
     wrap_async(hub.RedisHub, "publish", "publish (RedisHub.publish)")
     wrap_async(hub.LocalHub, "publish", "publish (LocalHub.publish)")
 
