@@ -26,6 +26,7 @@ from app.api import replays as replay_routes
 from app.api import seeks as seeks_routes
 from app.assets import StaticTree, site_assets
 from app.clock import Clock, SystemClock
+from app.collector import collect_young_forever
 from app.config import MissingSecret, Settings, get_settings
 from app.db import make_engine
 from app.errors import AppError
@@ -92,6 +93,7 @@ def create_app(
         renewal = asyncio.create_task(presence.renew_forever(services.clock.now_ms))
         slots = asyncio.create_task(limiter.renew_forever())
         flags = asyncio.create_task(services.flags.run_forever())
+        collector = asyncio.create_task(collect_young_forever())
         try:
             yield
         finally:
@@ -101,6 +103,7 @@ def create_app(
                 await flags
             renewal.cancel()
             slots.cancel()
+            collector.cancel()
             services.presence_notices.cancel()
             await hub.stop()
             if redis is not None:
