@@ -21,6 +21,7 @@ from typing import Any, Protocol
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from app.batching import Batched
 from app.wire import HUB_MESSAGE, HubMessage
 
 log = logging.getLogger("app.hub")
@@ -143,6 +144,7 @@ class RedisHub:
         self._connected = asyncio.Event()
         self._started_ok = False  # connected at least once
         self.origin = secrets.token_hex(8).encode() + b"\n"  # tags this process's messages
+        self._published = Batched(self._publish_all)
 
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen(), name="redis-hub")
@@ -162,11 +164,19 @@ class RedisHub:
         self.subscribers.deliver(game_id, message)
         payload = self.origin + message.model_dump_json().encode()
         try:
-            await self.redis.publish(self.CHANNEL_PREFIX + game_id, payload)
+            await self._published((self.CHANNEL_PREFIX + game_id, payload))
         except (RedisError, OSError) as exc:
             # The move is committed already; other processes' watchers catch up when they
             # resume.
             log.error("redis publish for game %s failed: %s", game_id, exc)
+
+    async def _publish_all(self, batch: list[tuple[str, bytes]]) -> list[None]:
+        """The messages of many moves in one pipeline (one round trip, one connection)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for channel, payload in batch:
+                pipe.publish(channel, payload)
+            await pipe.execute()
+        return [None] * len(batch)
 
     @asynccontextmanager
     async def watch(self, game_id: str) -> AsyncIterator[Watch]:

@@ -95,6 +95,7 @@ class Lifecycle:
         now = self.clock.now_ms()
         await self.store.add_game(game, player_id, now, daily_seed=seed if daily else None)
         played = await self.moves.opening(game, engine, state)
+        self.moves.keep(played.game, played.state)
         return played, self.snapshots.snapshot(played.game, engine, played.state, player_id)
 
     def _waiting_since(self) -> int:
@@ -145,6 +146,7 @@ class Lifecycle:
             players = await self.snapshots.players(game, engine)
             await self.hub.publish(game.id, JoinedFrame(version=game.version, players=players))
         state = await self.workers.load(engine, game)
+        self.moves.keep(game, state)
         return self.snapshots.snapshot(game, engine, state, player_id)
 
     async def cancel(self, game_id: str, player_id: str) -> None:

@@ -117,6 +117,11 @@ class MovePath:
         game, state = await self.commit(game, engine, step)
         return Played(game, state, step.events)
 
+    def keep(self, game: Game, state: Any) -> None:
+        """A game that has just started: kept, so that its first move reads nothing (a
+        burst of new games would otherwise queue for the database pool)."""
+        self.live.remember(game, state)
+
     async def current(self, game: Game) -> tuple[Game, Any]:
         """A game and its state as of now: a time-based ending that is due (a countdown
         run out) is committed first, as a log entry of its own."""
