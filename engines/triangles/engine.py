@@ -66,10 +66,13 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         board = state.board
         last = state.lines[-1] if state.lines else None
+        # The board's and the state's own tuples (JSON arrays on the wire): a view is
+        # made for every move, and fresh lists of every star and line would each be
+        # garbage for the collector to walk.
         return {
-            "stars": [list(star) for star in board.stars],
-            "lines": [list(line) for line in state.lines],
-            "triangles": [list(triangle) for triangle in state.triangles],
+            "stars": board.stars,
+            "lines": state.lines,
+            "triangles": state.triangles,
             "turn": None if state.over else state.turn,
             "scores": list(state.scores),
             "over": state.over,
