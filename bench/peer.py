@@ -24,6 +24,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -99,11 +100,23 @@ def install_harness(source: Path, into: Path) -> None:
     )
 
 
+def free_port_pair() -> int:
+    """A free loopback port whose next port is free too."""
+    while True:
+        port = free_port()
+        if port + 1 > 65535:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+        return port
+
+
 def run_theirs(harness: Path, matches: int, moves: int) -> dict[str, Any]:
     """One run.js measurement (fresh boardgame.io server, raw socket.io client)."""
-    port = free_port()
-    while port + 1 > 65535:  # the lobby listens on port + 1
-        port = free_port()
+    port = free_port_pair()  # the lobby listens on port + 1
     load = Load()
     command = [
         "node", "run.js", "--matches", str(matches), "--moves", str(moves),
@@ -112,7 +125,8 @@ def run_theirs(harness: Path, matches: int, moves: int) -> dict[str, Any]:
     done = subprocess.run(
         command, cwd=harness, capture_output=True, text=True, timeout=RUN_TIMEOUT_S + 30
     )
-    row: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    last = done.stdout.strip().splitlines()[-1:]
+    row: dict[str, Any] = json.loads(last[0]) if last else {"status": "no output"}
     if row.get("status") != "ok":
         raise RuntimeError(f"boardgame.io run failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
     lat = row["lat_ms"]
