@@ -28,9 +28,9 @@
 
 import { createBoardCanvas } from '../../core/canvas.js';
 import { onPointer } from '../../core/pointer.js';
-import { cssVar } from '../../core/theme.js';
 import { easeOut, reducedMotion } from '../../core/ui.js';
 import { clamp01, HINT_PULSE_MS, Overlays, rounded, same } from './overlays.js';
+import { pairsPalette } from './palette.js';
 import { drawPicture } from './pictures.js';
 
 const MAX_ROWS = 9;
@@ -314,28 +314,7 @@ export class Board extends Overlays {
   /* ------------------------------------------------------------------ drawing -- */
 
   palette() {
-    if (!this.colors) {
-      const v = (name, fallback) => cssVar(name) || fallback;
-      this.colors = {
-        face: v('--pairs-tile-face', '#fbf8f1'),
-        face2: v('--pairs-tile-face-2', '#efe8da'),
-        side: v('--pairs-tile-side', '#cfc3ad'),
-        edge: v('--pairs-tile-edge', 'rgba(90, 70, 40, 0.18)'),
-        shadow: v('--pairs-tile-shadow', 'rgba(30, 30, 60, 0.22)'),
-        slot: v('--pairs-slot', 'rgba(120, 128, 160, 0.12)'),
-        board: v('--pairs-board', 'rgba(120, 128, 160, 0.10)'),
-        select: v('--pairs-select', '#0fb9a8'),
-        twin: v('--pairs-twin', 'rgba(15, 185, 168, 0.22)'),
-        blocker: v('--pairs-blocker', '#ff3d8b'),
-        refused: v('--pairs-refused', '#e8590c'),
-        hint: v('--pairs-hint', '#f5a300'),
-        path: v('--pairs-path', '#0fb9a8'),
-        pathCase: v('--pairs-path-case', '#ffffff'),
-        cursor: v('--focus', '#2f6bff'),
-        text: v('--text', '#151a2d'),
-        popup: v('--pairs-popup', '#0b8f82'),
-      };
-    }
+    this.colors ??= pairsPalette();
     return this.colors;
   }
 
