@@ -355,10 +355,16 @@ def test_thinking_state_then_the_events_in_order(phone: Any, shot: Any) -> None:
     tap_star(page, view, a, True)
     with page.expect_request("**/api/games/*/moves"):
         tap_star(page, view, b, True)
-    assert len(held) == 1
     expect(page.locator("#tri-status")).to_have_text(EN["common.computer_thinking"])
     expect(page.locator(".tri-player--p2")).to_have_class(re.compile("is-thinking"))
     shot(page, "triangles-phone-thinking")
+    # The request event can reach us before the route's handler has run (both come
+    # through Playwright's dispatcher, which runs only while we wait on the page).
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert len(held) == 1
     held[0].continue_()
     page.unroute("**/api/games/*/moves")
     wait_idle(page)
