@@ -358,12 +358,9 @@ def test_thinking_state_then_the_events_in_order(phone: Any, shot: Any) -> None:
     expect(page.locator("#tri-status")).to_have_text(EN["common.computer_thinking"])
     expect(page.locator(".tri-player--p2")).to_have_class(re.compile("is-thinking"))
     shot(page, "triangles-phone-thinking")
-    # The request event can reach us before the route's handler has run (both come
-    # through Playwright's dispatcher, which runs only while we wait on the page).
-    for _ in range(200):
-        if held:
-            break
-        page.wait_for_timeout(25)
+    # The request event can reach us before the route's handler has run: both come
+    # through Playwright's dispatcher, which runs only while we wait on the page, so
+    # the held route is checked after the waits on the page's thinking state above.
     assert len(held) == 1
     held[0].continue_()
     page.unroute("**/api/games/*/moves")
