@@ -7,7 +7,9 @@ import asyncio
 import contextlib
 import gc
 
-from app.collector import collect_young_forever
+import pytest
+
+from app.collector import MAX_PAUSE_S, collect_young_forever, pause_after
 
 
 async def young_collected() -> None:
@@ -30,3 +32,9 @@ async def test_young_objects_are_collected_on_the_timer_though_no_threshold_is_r
         with contextlib.suppress(asyncio.CancelledError):
             await timer
         gc.set_threshold(*thresholds)
+
+
+def test_a_slow_collection_stretches_the_pause_to_keep_collecting_within_its_share() -> None:
+    assert pause_after(0.001, every_s=0.05, share=0.03) == 0.05  # quick: the base pace
+    assert pause_after(0.006, every_s=0.05, share=0.03) == pytest.approx(0.2)  # 3 % of 0.2 s
+    assert pause_after(0.09, every_s=0.05, share=0.03) == MAX_PAUSE_S  # capped
