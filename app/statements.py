@@ -4,13 +4,13 @@ them."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Integer, String, Table, bindparam, cast, column, insert, text, update, values
 
+from app.db import json_text
 from app.models import Game, Move
 
 GAMES: Table = Game.__table__  # type: ignore[assignment]
@@ -51,7 +51,7 @@ def columns_of(batch: Sequence[Advance]) -> dict[str, list[Any]]:
     transposed = zip(*rows_of(batch), strict=True)
     columns = {name: list(values) for name, values in zip(names, transposed, strict=True)}
     for name in ("state", "outcome"):
-        columns[name] = [None if v is None else json.dumps(v) for v in columns[name]]
+        columns[name] = [None if v is None else json_text(v) for v in columns[name]]
     return columns
 
 
