@@ -228,10 +228,9 @@ class MovePath:
             raise self._stale(fresh, engine, await self.workers.load(engine, fresh), None)
         game = advanced(game, values)
         self.live.remember(game, step.state)
-        # Built from the server's own values: no validation needed (model_construct).
         await self.hub.publish(
             game.id,
-            HubMove.model_construct(
+            HubMove.of(
                 from_version=seen,
                 version=game.version,
                 events=step.events,

@@ -150,7 +150,7 @@ class Connection:
                 await self.send_state(self.version)  # we missed some: resend with them
                 continue
             self.version = message.version
-            await self.send_text(message.encoded_frame(self.view_key))
+            await self.send_text(message.frame(self.view_key))
 
     def leases(self) -> list[Lease]:
         return [(self.game_id, seat, self.conn_id) for seat in self.seats]

@@ -7,7 +7,6 @@ from typing import Annotated, Literal
 from pydantic import (
     BaseModel,
     Field,
-    PrivateAttr,
     TypeAdapter,
 )
 
@@ -47,35 +46,45 @@ class MoveFrame(BaseModel):
 
 
 class HubMove(BaseModel):
-    """A committed move as published to every process: the public view and each seat's
-    own view where it differs (a process picks the one for each of its sockets)."""
+    """A committed move as published to every process: its move frame, already encoded,
+    for the public view and for each seat whose view differs (a process picks the one for
+    each of its sockets). Each view is encoded once, where the move was played; the other
+    processes forward the text as it came."""
 
     type: Literal["move"] = "move"
     from_version: int
     version: int
-    views: dict[str, View]
-    events: list[Event]
-    status: GameStatus
-    outcome: Outcome | None
-    server_ms: int
+    frames: dict[str, str] = Field(description="view key (`public`, `0`, `1`…) -> move frame JSON")
 
-    _encoded: dict[str, str] = PrivateAttr(default_factory=dict)
-
-    def encoded_frame(self, view_key: str) -> str:
-        """The move frame of one view as JSON text. Every local socket is handed the same
-        message object, so each view is encoded once per process, not once per socket."""
-        key = view_key if view_key in self.views else "public"
-        if key not in self._encoded:
-            self._encoded[key] = MoveFrame.model_construct(
-                from_version=self.from_version,
-                version=self.version,
-                view=self.views[key],
-                events=self.events,
-                status=self.status,
-                outcome=self.outcome,
-                server_ms=self.server_ms,
+    @classmethod
+    def of(
+        cls,
+        from_version: int,
+        version: int,
+        views: dict[str, View],
+        events: list[Event],
+        status: GameStatus,
+        outcome: Outcome | None,
+        server_ms: int,
+    ) -> HubMove:
+        """Built from the server's own values: no validation needed (model_construct)."""
+        frames = {
+            key: MoveFrame.model_construct(
+                from_version=from_version,
+                version=version,
+                view=view,
+                events=events,
+                status=status,
+                outcome=outcome,
+                server_ms=server_ms,
             ).model_dump_json()
-        return self._encoded[key]
+            for key, view in views.items()
+        }
+        return cls.model_construct(from_version=from_version, version=version, frames=frames)
+
+    def frame(self, view_key: str) -> str:
+        """The move frame for a socket holding the view ``view_key``."""
+        return self.frames.get(view_key) or self.frames["public"]
 
 
 class PresenceFrame(BaseModel):

@@ -80,7 +80,7 @@ GROUPS = [
     ("socket writes Connection.send_text", r"^Connection\.send_text "),
     ("hub listener RedisHub._listen (pydantic parse + deliver)", r"^RedisHub\._listen "),
     ("forward to sockets Connection.forward", r"^Connection\.forward "),
-    ("frame encode HubMove.encoded_frame", r"encoded_frame"),
+    ("frame encode HubMove.of", r"HubMove.of"),
     ("socket reads Connection.read (incl. the move path)", r"^Connection\.read "),
     ("pydantic anywhere", r"\(pydantic"),
     ("redis anywhere", r"\(redis/"),
