@@ -18,6 +18,7 @@ keeps the last few, so a server process or a search does not recompute them.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain
 from math import asin, atan2, tau
@@ -210,8 +211,21 @@ def _scoring_triangles(
 def _crossing_segments(
     stars: tuple[Point, ...], drawable: tuple[int, ...], a: int, b: int
 ) -> tuple[tuple[int, int], ...]:
-    """Drawable segments pq with p and q strictly on either side of line ab, and a and b
-    strictly on either side of line pq (orientations inlined: this runs per new line)."""
+    """The drawable segments that cross ab, as ``Board.crossings`` lists them."""
+    masks: dict[int, int] = {}
+    for p, q in crossing_pairs(stars, drawable, a, b):
+        masks[p] = masks.get(p, 0) | 1 << q
+        masks[q] = masks.get(q, 0) | 1 << p
+    return tuple(sorted(masks.items()))
+
+
+def crossing_pairs(
+    stars: tuple[Point, ...], among: Sequence[int], a: int, b: int
+) -> list[tuple[int, int]]:
+    """The segments pq among ``among`` (per star, the bitset of stars it may be joined
+    to) that cross segment ab: p and q strictly on either side of line ab, and a and b
+    strictly on either side of line pq (orientations inlined: this runs per new line).
+    Each is listed once, with p on ab's left."""
     ax, ay = stars[a]
     bx, by = stars[b]
     dx, dy = bx - ax, by - ay
@@ -224,17 +238,19 @@ def _crossing_segments(
             left |= 1 << k
         elif side < 0:
             right |= 1 << k
-    masks: dict[int, int] = {}
+    found = []
     for p in bits(left):
+        candidates = among[p] & right
+        if not candidates:
+            continue
         px, py = stars[p]
         pax, pay, pbx, pby = ax - px, ay - py, bx - px, by - py
-        for q in bits(drawable[p] & right):
+        for q in bits(candidates):
             qx, qy = stars[q]
             qx -= px
             qy -= py
             side_a = qx * pay - qy * pax
             side_b = qx * pby - qy * pbx
             if (side_a > 0 > side_b) or (side_a < 0 < side_b):
-                masks[p] = masks.get(p, 0) | 1 << q
-                masks[q] = masks.get(q, 0) | 1 << p
-    return tuple(sorted(masks.items()))
+                found.append((p, q))
+    return found

@@ -18,7 +18,7 @@ with them the triangles they are sides of, so nothing ever rescans all triangles
 from __future__ import annotations
 
 from engines.core.bits import bits
-from engines.triangles.board import Board
+from engines.triangles.board import Board, crossing_pairs
 
 
 class Position:
@@ -65,8 +65,12 @@ class Position:
     def over(self) -> bool:
         return self.live == 0
 
-    def draw(self, a: int, b: int) -> list[int]:
-        """Draw the legal line ab; return the scoring triangles it completes (0 to 2)."""
+    def draw(self, a: int, b: int, once: bool = False) -> list[int]:
+        """Draw the legal line ab; return the scoring triangles it completes (0 to 2).
+
+        ``once``: a game's own line, drawn once on its board (not a search's, which
+        draws the same lines over and over): its crossings are found among the alive
+        lines alone, which thin out as the game goes on, and not kept on the board."""
         board = self.board
         alive = self.alive
         bit_a, bit_b = 1 << a, 1 << b
@@ -76,12 +80,18 @@ class Position:
         alive[b] &= ~bit_a
         n = board.count
         killed = 0
-        for p, mask in board.crossings(a, b):
-            hit = alive[p] & mask
-            if hit:
-                alive[p] ^= hit
-                for q in bits(hit >> p << p):  # each crossed line once, from its lower end
-                    killed |= board.side_mask(p * n + q)
+        if once:
+            for p, q in crossing_pairs(board.stars, alive, a, b):
+                alive[p] &= ~(1 << q)
+                alive[q] &= ~(1 << p)
+                killed |= board.side_mask(p * n + q if p < q else q * n + p)
+        else:
+            for p, mask in board.crossings(a, b):
+                hit = alive[p] & mask
+                if hit:
+                    alive[p] ^= hit
+                    for q in bits(hit >> p << p):  # each crossed line once, from its lower end
+                        killed |= board.side_mask(p * n + q)
         completed: list[int] = []
         one, two = self.one_drawn, self.two_drawn
         for t in board.side_of.get(board.key(a, b), ()):

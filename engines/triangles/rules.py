@@ -68,7 +68,7 @@ def draw_line(state: State, a: int, b: int, seat: int, at_ms: int) -> tuple[Stat
     a, b = min(a, b), max(a, b)
     position = state.position()
     _check_line(board, position, state, a, b)
-    completed = position.draw(a, b)
+    completed = position.draw(a, b, once=True)
     events: list[Event] = [{"type": "line", "a": a, "b": b, "seat": seat}]
     triangles = list(state.triangles)
     scores = list(state.scores)

@@ -100,7 +100,7 @@ def load_state(data: Mapping[str, Any]) -> State:
         for a, b, _ in lines:
             if not (0 <= a < b < board.count and position.is_legal(a, b)):
                 raise ValueError(f"line {a}-{b} cannot be drawn")
-            position.draw(a, b)
+            position.draw(a, b, once=True)
         winner = data["winner"]
         clocks = data.get("clocks")  # absent in snapshots from before time controls
         return State(

@@ -24,6 +24,7 @@ from engines.triangles.board import get_board
 from engines.triangles.geometry import passes_near, segments_cross
 from engines.triangles.moves import Line, Move
 from engines.triangles.params import Params
+from engines.triangles.position import Position
 from engines.triangles.rules import new_state
 from engines.triangles.state import State
 
@@ -170,3 +171,24 @@ def test_end_detection_on_a_generated_board_along_a_whole_game() -> None:
         state, _ = ENGINE.apply(state, move, 0, state.turn)
         lines.append((move.a, move.b))
     assert not brute_completable(board, scoring, lines)
+
+
+def position_fields_of(position: Position) -> tuple[Any, ...]:
+    return (position.drawn, position.alive, position.live, position.one_drawn, position.two_drawn)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 99_999_999), data=st.data())
+def test_a_line_drawn_once_leaves_the_same_position_as_through_the_crossing_cache(
+    seed: int, data: st.DataObject
+) -> None:
+    """The rules find a line's crossings among the alive lines (``once``); the computer's
+    search reads them from the board's cache of every drawable crossing. Same drawing."""
+    params, _ = ENGINE.from_number(f"{seed:08d}-a")
+    position = Position.start(get_board(params.field, params.stars, seed))
+    while not position.over:
+        a, b = position.nth_legal(data.draw(st.integers(0, position.legal_count() - 1)))
+        cached = position.copy()
+        completed = cached.draw(a, b)
+        assert position.draw(a, b, once=True) == completed
+        assert position_fields_of(position) == position_fields_of(cached)
