@@ -274,6 +274,7 @@ async def run(
     if on_play:
         on_play(True)
     before = [proc_usage(pid) for _, pid in servers]
+    services_before = services_cpu_s()
     began = time.perf_counter()
     played = await asyncio.gather(
         *(g.play(latencies, think, rng, sends) for g in games), return_exceptions=True
@@ -287,6 +288,7 @@ async def run(
     if len(failed) == len(played):
         raise RuntimeError(f"every match failed, the first: {failed[0]}")
     usage = [proc_usage(pid) for _, pid in servers]  # every socket still open
+    services = {k: v - services_before[k] for k, v in services_cpu_s().items()}
     after = usage[0]
     if on_play:
         on_play(False)
@@ -306,6 +308,11 @@ async def run(
         "server_cpu": cpu_s / elapsed,
         "server_cpu_s": cpu_s,
         "server_cpu_ms_per_move": cpu_s * 1000 / max(1, len(latencies)),
+        # every process's, and the database's and the broker's (when local)
+        "servers_cpu_ms_per_move": sum(cpus) * 1000 / max(1, len(latencies)),
+        "services_cpu_ms_per_move": {
+            k: v * 1000 / max(1, len(latencies)) for k, v in services.items()
+        },
         "server_rss_mib": int(after["rss_mib"]),
         "server_peak_mib": after["hwm_mib"],
         "samples": [(s - began, lat) for s, lat in zip(sends, latencies, strict=True)],
@@ -314,6 +321,24 @@ async def run(
         "failed_matches": len(failed),
         "failures": failed[:5],
     }
+
+
+SERVICES = {"postgres": "PostgreSQL", "redis-server": "Redis"}
+
+
+def services_cpu_s() -> dict[str, float]:
+    """CPU seconds so far of every local PostgreSQL and Redis process, by service."""
+    ticks = dict.fromkeys(SERVICES.values(), 0)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        service = SERVICES.get(text[text.index("(") + 1 : text.rindex(")")])
+        if service:
+            fields = text.rsplit(")", 1)[1].split()
+            ticks[service] += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+    return {service: t / os.sysconf("SC_CLK_TCK") for service, t in ticks.items()}
 
 
 def server_log(label: str) -> Path:
@@ -370,6 +395,7 @@ def bench_database(
                     if processes > 1
                     else ""
                 )
+                + (capacity(figures) if processes > 1 else "")
                 + (
                     f"  {hard_games} hard games: {figures['hard_moves']} moves answered"
                     if hard_games
@@ -385,6 +411,24 @@ def bench_database(
     finally:
         for started_process, _ in started:
             stop(started_process)
+
+
+def capacity(figures: dict[str, Any]) -> str:
+    """What each part of the system spent per move, and so how many moves a second one
+    more core of server processes, Redis's single thread and PostgreSQL would each take:
+    where more processes on a larger machine would stop adding (PostgreSQL and Redis
+    are measured only when they run on this machine)."""
+    servers = figures["servers_cpu_ms_per_move"]
+    services = figures["services_cpu_ms_per_move"]
+    parts = [f"\n  per move: server processes {servers:.2f} ms CPU"] + [
+        f"{name} {ms:.3f} ms" for name, ms in services.items()
+    ]
+    ceilings = [f"one more server core: +{1000 / servers:.0f} moves/s"]
+    if services.get("Redis"):
+        ceilings.append(f"Redis's one thread: {1000 / services['Redis']:.0f} moves/s at most")
+    if services.get("PostgreSQL"):
+        ceilings.append(f"PostgreSQL: {1000 / services['PostgreSQL']:.0f} moves/s per core")
+    return ", ".join(parts) + "\n  capacity: " + "; ".join(ceilings)
 
 
 def server_env(postgres: str | None = None, redis: str | None = None) -> dict[str, str]:
@@ -445,9 +489,7 @@ def main() -> None:
     if args.postgres:
         postgres = server_env(args.postgres, args.redis)
         label = "PostgreSQL + Redis" if args.redis else "PostgreSQL"
-        bench_database(
-            label, postgres, args.matches, args.think, args.processes, args.hard_games
-        )
+        bench_database(label, postgres, args.matches, args.think, args.processes, args.hard_games)
 
 
 if __name__ == "__main__":

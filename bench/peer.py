@@ -52,19 +52,9 @@ def machine_busy() -> tuple[float, float]:
 
 
 def helpers_cpu_s() -> float:
-    """CPU seconds so far of every local postgres and redis-server process (the
-    database and broker our server leans on; boardgame.io keeps its state in memory)."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:
-            continue
-        name = text[text.index("(") + 1 : text.rindex(")")]
-        if name in ("postgres", "redis-server"):
-            fields = text.rsplit(")", 1)[1].split()
-            total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
-    return total / os.sysconf("SC_CLK_TCK")
+    """CPU seconds so far of the local PostgreSQL and Redis (the database and broker our
+    server leans on; boardgame.io keeps its state in memory)."""
+    return sum(online.services_cpu_s().values())
 
 
 class Load:
