@@ -13,11 +13,12 @@ So the young generation is collected on a timer instead: every 50 ms it holds on
 the last 50 ms made (a millisecond or two to walk), and every fifth time the middle one
 too (5 ms at human pace). A busy process stretches the timer so that collecting takes at
 most ``SHARE`` of its time: the pause after a collection is at least ``1 / SHARE`` times
-as long as the collection took. Under a closed loop (500 matches, every move in flight for
-a quarter of a second) each young object lived through two or three collections; with the
-timer stretched most die before they are ever walked, and collecting fell from 12 % of
-the process's time to SHARE. A full collection walks every old object (200 ms for the 290
-thousand of 500 matches): the timer keeps CPython's rule for it (only once the old
+as long as the collection took, up to half a second. Under a closed loop (500 matches,
+every move in flight for a quarter of a second) the middle generation is then walked
+once or twice a second instead of four times, and collecting fell from 12 % of the
+process's time to 7 % (bench/tools/probe.py); at human pace it collects about every
+100 ms. A full collection walks every old object (200 ms for the 290 thousand of 500
+matches): the timer keeps CPython's rule for it (only once the old
 generation has grown by a quarter since the last one) but looks only every ten minutes,
 about as often as CPython's own trigger used to consider one here. Checked every 2 s, it
 ran once or twice a minute while a process filled up, and those stalls alone made the
