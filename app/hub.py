@@ -19,6 +19,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
+from pydantic import ValidationError
 from redis.exceptions import RedisError
 
 from app.batching import Batched
@@ -238,8 +239,14 @@ class RedisHub:
                     if origin + b"\n" == self.origin:
                         continue  # delivered here when it was published
                     channel = raw["channel"].decode()
-                    game_id = channel.removeprefix(self.CHANNEL_PREFIX)
-                    self.subscribers.deliver(game_id, HUB_MESSAGE.validate_json(body))
+                    try:
+                        message = HUB_MESSAGE.validate_json(body)
+                    except ValidationError as exc:
+                        # Not ours to read (another version's process, or anyone with
+                        # access to Redis): skipped, never the end of this listener.
+                        log.error("unreadable hub message on %s skipped: %s", channel, exc)
+                        continue
+                    self.subscribers.deliver(channel.removeprefix(self.CHANNEL_PREFIX), message)
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as exc:

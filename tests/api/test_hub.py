@@ -69,3 +69,27 @@ async def test_redis_hub_reconnects_after_the_connection_drops(
         await hub.stop()
         await other.stop()
         await redis.aclose()
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL")
+async def test_an_unreadable_message_is_skipped_and_the_hub_listens_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    assert REDIS_URL
+    redis = redis_client(REDIS_URL)
+    hub, other = RedisHub(redis), RedisHub(redis)  # two processes' hubs
+    await hub.start()
+    await other.start()
+    try:
+        async with hub.watch("garbled") as queue:
+            with caplog.at_level(logging.ERROR, logger="app.hub"):
+                # another process's origin line, then what no version of ours wrote
+                await redis.publish("game:garbled", b'elsewhere\n{"type": "move"}')
+                await other.publish("garbled", CancelledFrame(version=7))
+                assert await asyncio.wait_for(queue.get(), 5) == CancelledFrame(version=7)
+            assert queue.empty()
+            assert any("unreadable hub message" in r.getMessage() for r in caplog.records)
+    finally:
+        await hub.stop()
+        await other.stop()
+        await redis.aclose()
