@@ -24,15 +24,17 @@ def json_text(value: Any) -> str:
 def make_engine(settings: Settings) -> AsyncEngine:
     url = settings.async_database_url
     if settings.is_sqlite:
+        # timeout: how long a writer waits for another to finish (SQLite's busy timeout).
         engine = create_async_engine(url, connect_args={"timeout": 30}, json_serializer=json_text)
 
+        # Only pragmas that neither read the file nor return a row: a request cancelled
+        # while its connection opens must not leave a statement holding a lock. (WAL
+        # mode, which does, is kept in the file and set by the migrations.)
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
             cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
             cursor.close()
 
         return engine

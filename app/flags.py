@@ -19,6 +19,7 @@ the others resync when the hub reconnects.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 
@@ -43,6 +44,7 @@ class FlagSweeper:
         self.clock = clock
         self.interval_s = interval_s
         self._last_failure = -QUIET_S
+        self._stopping = asyncio.Event()
 
     async def sweep(self, limit: int = BATCH) -> int:
         """One pass: tick every overdue game (at most ``limit``); how many it read."""
@@ -60,14 +62,21 @@ class FlagSweeper:
         return len(games)
 
     async def run_forever(self) -> None:
-        while True:
+        """Sweep until ``stop()``. A pass in progress runs to its end: cancelled inside
+        a query (even the connection's first pragmas), an SQLite connection could be
+        left holding its lock until the garbage collector finds it."""
+        while not self._stopping.is_set():
             try:
                 full = await self.sweep() >= BATCH
             except Exception as error:  # the database is away: the next pass retries
                 self._failed("flag sweep failed: %r", error)
                 full = False
             if not full:
-                await asyncio.sleep(self.interval_s)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), self.interval_s)
+
+    def stop(self) -> None:
+        self._stopping.set()
 
     def _failed(self, message: str, *args: object) -> None:
         now = time.monotonic()

@@ -48,6 +48,8 @@ from engines.core.protocol import Engine
 
 log = logging.getLogger("app")
 
+STOP_WITHIN_S = 5.0  # how long shutdown waits for a flag sweep in progress
+
 
 class Site(FastAPI):
     """FastAPI with the security headers and the trusted-proxy rule outside Starlette's
@@ -97,10 +99,11 @@ def create_app(
         try:
             yield
         finally:
-            # The sweeper may be inside a query: it ends before the database closes.
-            flags.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await flags
+            # The sweeper may be inside a query: its pass ends before the database
+            # closes (cancelled only if the database keeps it past STOP_WITHIN_S).
+            services.flags.stop()
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(flags, STOP_WITHIN_S)
             renewal.cancel()
             slots.cancel()
             collector.cancel()

@@ -40,6 +40,10 @@ async def _run_async() -> None:
     async with engine.connect() as connection:
         await connection.run_sync(_run)
         await connection.commit()
+        if connection.dialect.name == "sqlite":
+            # Kept in the file: readers and the writer never wait for each other. Set
+            # here once, not as each connection opens (see app.db.make_engine).
+            await connection.exec_driver_sql("PRAGMA journal_mode=WAL")
     await engine.dispose()
 
 
