@@ -62,9 +62,9 @@ class FlagSweeper:
         return len(games)
 
     async def run_forever(self) -> None:
-        """Sweep until ``stop()``. A pass in progress runs to its end: cancelled inside
-        a query (even the connection's first pragmas), an SQLite connection could be
-        left holding its lock until the garbage collector finds it."""
+        """Sweep until ``stop()``. A pass in progress runs to its end: an SQLite query
+        cancelled midway can leave its connection holding a lock until the garbage
+        collector finds it."""
         while not self._stopping.is_set():
             try:
                 full = await self.sweep() >= BATCH
