@@ -20,6 +20,7 @@ ADVANCE_GAME = update(GAMES).where(
 )
 APPEND_MOVES = insert(MOVES)
 BATCH_COLUMNS = ("version", "state", "status", "outcome", "score", "updated_ms", "deadline_ms")
+JSON_COLUMNS = ("state", "outcome")
 
 
 # PostgreSQL: one statement for a batch of any size (arrays, not a VALUES list), so it is
@@ -50,13 +51,16 @@ def columns_of(batch: Sequence[Advance]) -> dict[str, list[Any]]:
     names = ("id", "seen", *BATCH_COLUMNS)
     transposed = zip(*rows_of(batch), strict=True)
     columns = {name: list(values) for name, values in zip(names, transposed, strict=True)}
-    for name in ("state", "outcome"):
+    for name in JSON_COLUMNS:
         columns[name] = [None if v is None else json_text(v) for v in columns[name]]
     return columns
 
 
 def advance_many_statement(batch: Sequence[Advance]) -> Any:
-    """The same for SQLite: ``WITH batch(…) AS (VALUES …) UPDATE … FROM batch``."""
+    """The same for SQLite: ``WITH batch(…) AS (VALUES …) UPDATE … FROM batch``.
+
+    JSON columns are assigned as the text they were bound as, never cast: SQLite gives
+    ``CAST(… AS JSON)`` NUMERIC affinity, which turns a JSON object's text into 0."""
     listed = values(
         column("id", String),
         column("seen", Integer),
@@ -67,7 +71,12 @@ def advance_many_statement(batch: Sequence[Advance]) -> Any:
     return (
         update(GAMES)
         .where(GAMES.c.id == rows.c.id, GAMES.c.version == rows.c.seen)
-        .values({key: cast(rows.c[key], GAMES.c[key].type) for key in BATCH_COLUMNS})
+        .values(
+            {
+                key: rows.c[key] if key in JSON_COLUMNS else cast(rows.c[key], GAMES.c[key].type)
+                for key in BATCH_COLUMNS
+            }
+        )
         .returning(GAMES.c.id)
     )
 
