@@ -14,7 +14,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -188,6 +190,8 @@ async def _drive(settings: Settings, plan: list[list[tuple[int, int, bool]]]) ->
         folded = TALLY.new_game(TALLY.params_of(state), game.seed)
         for entry in log.moves:
             if entry.move is not None:
-                folded, _ = TALLY.apply(folded, TALLY.parse_move(entry.move), entry.at_ms, entry.seat or 0)
+                folded, _ = TALLY.apply(
+                    folded, TALLY.parse_move(entry.move), entry.at_ms, entry.seat or 0
+                )
         assert TALLY.dump_state(folded) == game.state
         assert (game.outcome is None) == (TALLY.outcome(folded) is None)
