@@ -28,6 +28,7 @@ from app.hub import LocalHub
 from app.limits import MemoryLimiter
 from app.presence import LocalPresence
 from app.services import Services
+from app.verify import replay_log
 from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES
 from tests.conftest import _clean, player_id_for
@@ -187,11 +188,6 @@ async def _drive(settings: Settings, plan: list[list[tuple[int, int, bool]]]) ->
         finally:
             await db.dispose()
         assert log.version == game.version == acked[game_id]
-        folded = TALLY.new_game(TALLY.params_of(state), game.seed)
-        for entry in log.moves:
-            if entry.move is not None:
-                folded, _ = TALLY.apply(
-                    folded, TALLY.parse_move(entry.move), entry.at_ms, entry.seat or 0
-                )
+        folded = replay_log(TALLY, TALLY.params_of(state), game.seed, log.moves)
         assert TALLY.dump_state(folded) == game.state
         assert (game.outcome is None) == (TALLY.outcome(folded) is None)
