@@ -25,6 +25,8 @@ STATUS: dict[str, int] = {
     "not_owner": 403,
     "bad_origin": 403,
     "replay_forbidden": 403,
+    "rated_needs_name": 403,  # rated play needs a named player (app.fair_play)
+    "rated_needs_games": 403,  # ... who has finished a few games; details: finished, needed
     # 404: no such thing
     "not_found": 404,
     "unknown_game": 404,

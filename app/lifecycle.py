@@ -10,6 +10,7 @@ from typing import Any
 from app.catalog import AnyEngine, Catalog
 from app.clock import Clock, parse_day, today
 from app.errors import AppError, from_engine
+from app.fair_play import RatedAdmission
 from app.hub import Hub
 from app.limits import Admission
 from app.models import COMPUTER, Game, GameStatus
@@ -43,6 +44,7 @@ class Lifecycle:
         self.clock = clock
         self.catalog = catalog
         self.snapshots = snapshots
+        self.rated = RatedAdmission(store)
 
     async def create(
         self,
@@ -70,6 +72,11 @@ class Lifecycle:
             else:
                 params = engine.parse_params(raw)
                 seed = secrets.randbelow(SEED_LIMIT)
+        except EngineError as error:
+            raise from_engine(error) from None
+        if engine.rating_pool(params) is not None:
+            await self.rated.check(player_id, game_name)
+        try:
             state = await self.workers.new_game(engine, params, seed)
         except EngineError as error:
             raise from_engine(error) from None
@@ -134,6 +141,8 @@ class Lifecycle:
                 raise AppError("no_free_seat", "both seats are taken; you can watch this game")
             if game.updated_ms < self._waiting_since():
                 raise AppError("no_free_seat", "this invitation has expired")
+            if engine.rating_pool(engine.parse_params(game.params)) is not None:
+                await self.rated.check(player_id, game.engine)
             seats = list(game.seats)
             seats[seats.index(None)] = player_id
             # The game's time starts now (its at_ms zero), and with it a clock, if any.

@@ -68,6 +68,7 @@ class Game(Base):
         Index("ix_games_owner_started", "owner_id", "started_ms"),
         Index("ix_games_guest_started", "guest_id", "started_ms"),
         Index("ix_games_deadline", "deadline_ms"),
+        Index("ix_games_rated_pair", "owner_id", "guest_id", "rated_ms"),
     )
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
@@ -93,6 +94,8 @@ class Game(Base):
     # Server epoch ms at which an active game's clock runs out (the engine's
     # ``deadline``), None when no clock can end it: the flag sweeper's index.
     deadline_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    # Server epoch ms at which the game changed its players' ratings (None: it did not).
+    rated_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
 
 
 class Move(Base):

@@ -254,7 +254,8 @@ def rated_end(engine: AnyEngine, game: Game, state: Any) -> RatedEnd | None:
         return None
     outcome = engine.outcome(state)
     winner = outcome.winner if outcome else None
-    return RatedEnd(game.engine, pool, (first, second), winner)
+    both_moved = engine.movers(state) >= {0, 1}
+    return RatedEnd(game.engine, pool, (first, second), winner, both_moved)
 
 
 def deadline_of(engine: AnyEngine, game: Game, state: Any) -> int | None:

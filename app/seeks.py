@@ -115,6 +115,8 @@ class Seeks:
         self.catalog.engine(GAME)
         await self.admission.seeking(player_id, address)
         make = await self._game_maker(clock, rated)
+        if rated:
+            await self.lifecycle.rated.check(player_id, GAME)
         now = self.clock.now_ms()
         seek = Seek(
             id=secrets.token_urlsafe(9),

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from app.config import Settings
+from app.fair_play import MIN_FINISHED
 from app.identity import COOKIE, CookieSigner
 from app.main import create_app
 
@@ -147,6 +148,15 @@ class Player:
 
     def move(self, game_id: str, version: int, move: dict[str, Any]) -> Any:
         return self.post(f"/api/games/{game_id}/moves", json={"version": version, "move": move})
+
+    def ready_for_rated(self, name: str) -> None:
+        """Name the player and finish the Triangles games rated play asks for first
+        (``app.fair_play``): games against the computer, resigned at once."""
+        assert self.put("/api/me", json={"name": name}).status_code == 200
+        for _ in range(MIN_FINISHED):
+            game = self.new_game("triangles", params={"opponent": "easy", "stars": 24})
+            resigned = self.move(game["id"], game["version"], {"type": "resign"})
+            assert resigned.status_code == 200, resigned.text
 
 
 @pytest.fixture

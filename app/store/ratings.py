@@ -12,11 +12,12 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import CursorResult, select, update
+from sqlalchemy import CursorResult, and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.models import Game, Player, Rating
+from app.fair_play import ABORTED, PAIR_LIMIT, PAIR_LIMITED, PAIR_WINDOW_MS
+from app.models import Game, GameStatus, Player, Rating
 from app.statements import ADVANCE_GAME, APPEND_MOVES
 from app.upsert import insert_ignore
 from engines.core import glicko2
@@ -31,19 +32,24 @@ class VersionMoved(Exception):
 @dataclass(frozen=True)
 class RatedEnd:
     """A rated two-player game that has just ended: its pool, its two players (seat
-    order) and the winning seat (None: a draw)."""
+    order), the winning seat (None: a draw) and whether both seats played a move."""
 
     engine: str
     pool: str
     players: tuple[str, str]
     winner: int | None
+    both_moved: bool = True
 
 
 async def apply_ratings(
     session: AsyncSession, game: Game, end: RatedEnd, outcome: dict[str, Any], now_ms: int
 ) -> dict[str, Any]:
     """Update both players' ratings for the game's result; return ``outcome`` with the
-    change (``ratings``: pool and, per seat, before and after), also written to the row."""
+    change (``ratings``: pool and, per seat, before and after), also written to the row.
+    A game that must not count (``app.fair_play``) gets ``unrated`` instead: aborted, or
+    its two players already changed each other's ratings ``PAIR_LIMIT`` times lately."""
+    if not end.both_moved:
+        return await _write_outcome(session, game, {**outcome, "unrated": ABORTED})
     for player_id in sorted(set(end.players)):  # one order, so two games never deadlock
         await session.execute(
             insert_ignore(
@@ -74,6 +80,10 @@ async def apply_ratings(
             .with_for_update()
         )
     }
+    # Counted once both rows are locked: two games of the same pair ending at once
+    # take turns here, so neither can slip past the limit.
+    if await _rated_together(session, end.players, now_ms) >= PAIR_LIMIT:
+        return await _write_outcome(session, game, {**outcome, "unrated": PAIR_LIMITED})
     before = [glicko2.Rating(r.rating, r.rd, r.volatility) for r in (rows[p] for p in end.players)]
     lines = []
     for seat, player_id in enumerate(end.players):
@@ -85,14 +95,37 @@ async def apply_ratings(
         row.updated_ms = now_ms
         lines.append({"before": before[seat].rating, "after": after.rating, "rd": after.rd})
     rated = {**outcome, "ratings": {"pool": end.pool, "seats": lines}}
+    return await _write_outcome(session, game, rated, rated_ms=now_ms)
+
+
+async def _write_outcome(
+    session: AsyncSession, game: Game, outcome: dict[str, Any], rated_ms: int | None = None
+) -> dict[str, Any]:
     await session.execute(
         update(Game)
         .where(Game.id == game.id)
-        .values(outcome=rated)
+        .values(outcome=outcome, rated_ms=rated_ms)
         .execution_options(synchronize_session=False)
     )
     await session.flush()
-    return rated
+    return outcome
+
+
+async def _rated_together(session: AsyncSession, players: tuple[str, str], now_ms: int) -> int:
+    """How many games have changed both players' ratings within ``PAIR_WINDOW_MS``."""
+    first, second = players
+    count = await session.scalar(
+        select(func.count())
+        .select_from(Game)
+        .where(
+            or_(
+                and_(Game.owner_id == first, Game.guest_id == second),
+                and_(Game.owner_id == second, Game.guest_id == first),
+            ),
+            Game.rated_ms > now_ms - PAIR_WINDOW_MS,
+        )
+    )
+    return int(count or 0)
 
 
 class RatingQueries:
@@ -124,6 +157,25 @@ class RatingQueries:
                     return await apply_ratings(session, game, end, values["outcome"], now_ms)
         except (VersionMoved, IntegrityError):
             return None
+
+    async def rated_standing(
+        self, player_id: str, engine: str, enough: int
+    ) -> tuple[str | None, int]:
+        """The player's name and how many games of ``engine`` they finished in a seat
+        (counted up to ``enough``: no more is needed)."""
+        async with self.sessions() as session:
+            name = await session.scalar(select(Player.name).where(Player.id == player_id))
+            finished = 0
+            for seat in (Game.owner_id, Game.guest_id):  # each served by its own index
+                mine = (
+                    select(Game.id)
+                    .where(seat == player_id, Game.engine == engine)
+                    .where(Game.status == GameStatus.OVER)
+                    .limit(enough)
+                    .subquery()
+                )
+                finished += int(await session.scalar(select(func.count()).select_from(mine)) or 0)
+        return name, min(finished, enough)
 
     async def ratings(
         self, engine: str, pool: str, player_ids: Sequence[str]

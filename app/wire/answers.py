@@ -59,6 +59,11 @@ class Outcome(BaseModel):
     winner: int | None
     time_ms: int
     ratings: RatingChange | None = None  # rated games only
+    unrated: Literal["aborted", "pair_limit"] | None = Field(
+        default=None,
+        description="why a rated game changed no rating: aborted (a seat never moved) or "
+        "pair_limit (the two players' rated games today are used up)",
+    )
 
 
 class Rematch(BaseModel):

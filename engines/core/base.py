@@ -89,6 +89,12 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
         (e.g. a time-control category) a game with these params counts in."""
         return None
 
+    def movers(self, state: StateT) -> frozenset[int]:
+        """The seats that have played a move of their own (a rated game that ends before
+        every seat has is aborted, unrated). Default: every seat, so nothing is aborted;
+        an engine with rated games says."""
+        return frozenset(range(len(self.seats(self.params_of(state)))))
+
     def params_of(self, state: StateT) -> ParamsT:
         """Default: the state's ``params`` attribute."""
         return cast(ParamsT, cast(Any, state).params)

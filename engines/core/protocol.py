@@ -163,6 +163,10 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
         """The rating pool a two-player game with these params counts in, or None."""
         ...
 
+    def movers(self, state: StateT) -> frozenset[int]:
+        """The seats that have played a move of their own so far."""
+        ...
+
     def seats(self, params: ParamsT) -> list[SeatKind]:
         """One entry per seat, in seat order."""
         ...

@@ -63,6 +63,10 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
     def rating_pool(self, params_: Params) -> str | None:
         return params.rating_pool(params_)
 
+    def movers(self, state: State) -> frozenset[int]:
+        """The seats that have drawn a line (resigning or claiming draws none)."""
+        return frozenset(seat for _, _, seat in state.lines)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         board = state.board
         last = state.lines[-1] if state.lines else None
@@ -88,7 +92,7 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
             "winner": state.winner,
             "result": state.result,
             "turn_started_ms": state.turn_started_ms,
-            "claim_after_ms": rules.CLAIM_AFTER_MS,
+            "claim_after_ms": rules.claim_after_ms(state.params),
             "remaining": state.live.bit_count(),
             "clock": clock_view(state),
         }  # the same for every seat and for spectators: nothing in Triangles is hidden

@@ -117,10 +117,20 @@ def resign(state: State, seat: int, at_ms: int) -> tuple[State, list[Event]]:
     return new, [over_event(new)]
 
 
+def claim_after_ms(params: Params) -> int | None:
+    """How long the seat to move must be silent before the other may claim the win; None
+    where no claim exists: with days per move a player is away most of the time by
+    design, and only the clock decides."""
+    control = clock.CONTROLS[params.clock]
+    return None if control is not None and control.per_move else CLAIM_AFTER_MS
+
+
 def claim(state: State, seat: int, at_ms: int) -> tuple[State, list[Event]]:
     """The seat not to move wins when the one to move has been silent for a minute."""
     _check_playing(state, at_ms)
     _check_seat(seat)
+    if claim_after_ms(state.params) is None:
+        raise IllegalMove("no_claim", "with days per move only the clock ends the game")
     if seat == state.turn:
         raise IllegalMove("your_turn", "it is your turn: there is nothing to claim")
     waited = at_ms - state.turn_started_ms

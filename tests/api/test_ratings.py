@@ -14,6 +14,7 @@ from engines.core import glicko2
 from engines.triangles import ENGINE as TRIANGLES
 from engines.triangles.clock import LAG_MS
 from engines.triangles.moves import Resign
+from tests.api.test_triangles_api import legal
 
 RATED = {"opponent": "online", "stars": 24, "clock": "3+2", "rated": True}
 
@@ -23,6 +24,15 @@ def client(make_client: Any) -> Any:
     return make_client()
 
 
+@pytest.fixture
+def alice_bob(client: Any, players: Any) -> tuple[Any, Any]:
+    """Two players who may play rated games (named, five games finished)."""
+    alice, bob = players(client, "alice", "bob")
+    alice.ready_for_rated("Alice")
+    bob.ready_for_rated("Bob")
+    return alice, bob
+
+
 def start(alice: Any, bob: Any, params: dict[str, Any]) -> dict[str, Any]:
     game = alice.new_game("triangles", params=params)
     joined = bob.post(f"/api/games/{game['id']}/join").json()
@@ -30,14 +40,24 @@ def start(alice: Any, bob: Any, params: dict[str, Any]) -> dict[str, Any]:
     return game
 
 
-def test_a_rated_game_changes_both_ratings_once(client: Any, players: Any) -> None:
-    alice, bob = players(client, "alice", "bob")
-    alice.put("/api/me", json={"name": "Alice"})
-    bob.put("/api/me", json={"name": "Bob"})
+def both_draw(alice: Any, bob: Any, gid: str) -> int:
+    """Each player draws a line (a rated game where one never did is aborted, unrated);
+    the game's version after them."""
+    version = 0
+    for player in (alice, bob):
+        a, b = legal(player.get(f"/api/games/{gid}").json()["view"])[0]
+        drawn = player.move(gid, version, {"type": "line", "a": a, "b": b})
+        assert drawn.status_code == 200, drawn.text
+        version = drawn.json()["version"]
+    return version
+
+
+def test_a_rated_game_changes_both_ratings_once(client: Any, alice_bob: Any) -> None:
+    alice, bob = alice_bob
     gid = start(alice, bob, RATED)["id"]
     loaded = alice.get(f"/api/games/{gid}").json()
     assert [p["rating"] for p in loaded["players"]] == [1500, 1500]
-    resigned = alice.move(gid, 0, {"type": "resign"})
+    resigned = alice.move(gid, both_draw(alice, bob, gid), {"type": "resign"})
     assert resigned.status_code == 200, resigned.text
     change = alice.get(f"/api/games/{gid}").json()["outcome"]["ratings"]
     won = glicko2.update(glicko2.Rating(), [glicko2.Result(glicko2.Rating(), 1)])
@@ -66,7 +86,7 @@ def test_a_rated_game_changes_both_ratings_once(client: Any, players: Any) -> No
 
 
 def test_casual_games_stay_unrated(client: Any, players: Any) -> None:
-    alice, bob = players(client, "alice", "bob")
+    alice, bob = players(client, "alice", "bob")  # casual games need no standing
     gid = start(alice, bob, {**RATED, "rated": False})["id"]
     assert [p["rating"] for p in alice.get(f"/api/games/{gid}").json()["players"]] == [None, None]
     alice.move(gid, 0, {"type": "resign"})
@@ -91,17 +111,19 @@ def test_bad_requests(client: Any, players: Any) -> None:
 
 @pytest.mark.parametrize("resign_first", [True, False])
 def test_resign_racing_the_flag_rates_the_game_once(
-    client: Any, players: Any, clock: Any, resign_first: bool
+    client: Any, alice_bob: Any, clock: Any, resign_first: bool
 ) -> None:
-    alice, bob = players(client, "alice", "bob")
+    alice, bob = alice_bob
     gid = start(alice, bob, RATED)["id"]
-    deadline = 180_000 + LAG_MS
+    both_draw(alice, bob, gid)  # at once: Alice's 3 min, plus her increment
+    deadline = 180_000 + 2_000 + LAG_MS
     clock.advance(deadline)
     services = client.app.state.services
 
     async def race() -> list[Any]:
         game = await services.store.game(gid)
         state = TRIANGLES.load_state(game.state)
+        assert TRIANGLES.deadline(state) == deadline
         resigned, resign_events = TRIANGLES.apply(state, Resign(), deadline - 1, 0)
         flagged, flag_events = TRIANGLES.tick(state, deadline)
         steps = [
@@ -127,9 +149,9 @@ def test_resign_racing_the_flag_rates_the_game_once(
 
 @pytest.mark.parametrize("resign_first", [True, False])
 def test_resign_racing_the_last_line_rates_the_game_once(
-    client: Any, players: Any, resign_first: bool
+    client: Any, alice_bob: Any, resign_first: bool
 ) -> None:
-    alice, bob = players(client, "alice", "bob")
+    alice, bob = alice_bob
     gid = start(alice, bob, RATED)["id"]
     services = client.app.state.services
 

@@ -80,12 +80,16 @@ def test_incompatible_seeks_do_not_pair(
     client: Any, players: Any, first: tuple[str, bool], second: tuple[str, bool]
 ) -> None:
     alice, bob = players(client, "alice", "bob")
+    if first[1] or second[1]:
+        alice.ready_for_rated("Alice")
     assert seek(alice, *first)["status"] == "waiting"
     assert seek(bob, *second)["status"] == "waiting"
 
 
 def test_rated_seeks_pair_into_a_rated_game(client: Any, players: Any) -> None:
     alice, bob = players(client, "alice", "bob")
+    alice.ready_for_rated("Alice")
+    bob.ready_for_rated("Bob")
     seek(alice, "1+1", rated=True)
     game_id = seek(bob, "1+1", rated=True)["game_id"]
     game = bob.get(f"/api/games/{game_id}").json()

@@ -111,6 +111,18 @@ def test_claiming_needs_a_minute_of_silence_from_the_seat_to_move() -> None:
     assert ENGINE.outcome(state) == Outcome("claimed", (0, 0), 0, 64_000)
 
 
+def test_days_per_move_have_no_claim_only_the_clock() -> None:
+    """A correspondence player is away most of the time by design: however long the seat
+    to move has been silent, only its clock (a day a move) can end the game."""
+    state, _ = draw(hand_made(SQUARE, opponent="online", clock="1d"), (A, B), at_ms=4000)
+    assert ENGINE.view(state, 0)["claim_after_ms"] is None
+    assert code_of(state, Claim(), 0, 4000 + 86_000_000) == "no_claim"
+    assert ENGINE.tick(state, 4000 + 86_000_000)[1] == []  # still within the day
+    assert ENGINE.tick(state, 4000 + 86_400_300)[0].result == "time"
+    realtime = hand_made(SQUARE, opponent="online", clock="3+2")
+    assert ENGINE.view(realtime, 0)["claim_after_ms"] == 60_000
+
+
 def test_too_early_tells_how_long_to_wait() -> None:
     state, _ = draw(hand_made(SQUARE), (A, B), at_ms=4000)
     with pytest.raises(IllegalMove) as caught:

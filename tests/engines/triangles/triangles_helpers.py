@@ -42,11 +42,15 @@ def inside_or_on(a: Point, b: Point, c: Point, p: Point) -> bool:
 
 
 def hand_made(
-    stars: Sequence[Point], again: bool = False, tolerance: int = 2, opponent: str = "human"
+    stars: Sequence[Point],
+    again: bool = False,
+    tolerance: int = 2,
+    opponent: str = "human",
+    clock: str = "none",
 ) -> State:
-    """A new game on a hand-made field (by default both seats on one device)."""
+    """A new game on a hand-made field (by default both seats on one device, no clock)."""
     board = board_from_stars(stars, 1000, 1000, tolerance)
-    return new_state(Params(again=again, opponent=opponent), 0, board)
+    return new_state(Params(again=again, opponent=opponent, clock=clock), 0, board)
 
 
 def draw(state: State, *lines: tuple[int, int], at_ms: int = 0) -> tuple[State, list[Event]]:

@@ -6,7 +6,8 @@
  *   timeLeft(clock, now) → [ms, ms]   each seat's time left at server game time `now`
  *   formatClock(ms)  "4:59", "0:07.3" (under 10 s), "5 h 12 min", "2 d 23 h"
  *   ratingOf(seat)   " · 1523" beside a name in a rated game ('' otherwise)
- *   ratingChange()   the end card's line: "Rating 1500 → 1662 (+162)" or "(−162)", the viewer's seat
+ *   ratingChange()   the end card's line: "Rating 1500 → 1662 (+162)" or "(−162)", the viewer's seat,
+ *                    or why a rated game changed no rating (outcome.unrated)
  *                    (both seats for spectators), from outcome.ratings; null when unrated
  *
  * The server owns the clocks; the view says each seat's time left when the turn began
@@ -79,7 +80,9 @@ export function ratingOf(seat) {
 }
 
 export function ratingChange() {
-  const change = ctx.session?.data?.outcome?.ratings;
+  const outcome = ctx.session?.data?.outcome;
+  if (outcome?.unrated) return t(`games.triangles.clock.unrated.${outcome.unrated}`);
+  const change = outcome?.ratings;
   if (!change) return null;
   const seats = S.seats.length ? S.seats.slice(0, 1) : [0, 1];
   return seats.map((seat) => {

@@ -132,7 +132,7 @@ export class Online {
     const sinceTurn = this.turnMs();
     const away = this.awayMs(turn) ?? sinceTurn;
     const waited = Math.min(away, sinceTurn);
-    if (waited < S.view.claim_after_ms) return null;
+    if (S.view.claim_after_ms == null || waited < S.view.claim_after_ms) return null;
     return { away, seat: turn };
   }
 
