@@ -111,7 +111,8 @@ class Seeks:
         return make
 
     async def post(self, player_id: str, address: str, clock: str, rated: bool) -> SeekState:
-        """A seek: paired at once with a waiting one, or waiting in the pool."""
+        """A seek: paired at once with a waiting one, or waiting in the pool; a player
+        already in a real-time game (another tab's seek) is sent back to it."""
         self.catalog.engine(GAME)
         await self.admission.seeking(player_id, address)
         make = await self._game_maker(clock, rated)
@@ -129,9 +130,10 @@ class Seeks:
             game_id=None,
             paired_ms=None,
         )
-        other, game = await self.store.post_seek(seek, make)
-        if other is not None and game is not None:
-            await self._tell(other.id, game.id)
+        other, game = await self.store.post_seek(seek, make, self._real_time_clocks())
+        if game is not None:
+            if other is not None:
+                await self._tell(other.id, game.id)
             return SeekState(status="paired", game_id=game.id, clock=clock, rated=rated)
         return SeekState(
             status="waiting",
@@ -140,6 +142,11 @@ class Seeks:
             rated=rated,
             expires_ms=seek.expires_ms,
         )
+
+    def _real_time_clocks(self) -> set[str]:
+        """The time controls a player plays one game of at a time (not days per move)."""
+        clocks = self.catalog.engine(GAME).describe()["clocks"]
+        return {name for name, control in clocks.items() if control and not control["per_move"]}
 
     async def _tell(self, seek_id: str, game_id: str) -> None:
         """Wake the poll of a seek that was just paired, wherever it is held."""

@@ -11,14 +11,14 @@ that creates its game, so nothing is acknowledged before both are committed.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.models import Game, Player, Seek
+from app.models import Game, GameStatus, Player, Seek
 from app.store.games import rowcount, valid_id
 from app.upsert import insert_ignore
 
@@ -57,6 +57,24 @@ def _older(seek: Seek) -> Any:
     )
 
 
+async def _playing(session: AsyncSession, seek: Seek, clocks: Collection[str]) -> Game | None:
+    """An active game of ``seek``'s engine that its player holds a seat in, with one of
+    ``clocks`` (the player's active games are few: both lookups are indexed)."""
+    for seat in (Game.owner_id, Game.guest_id):
+        games = await session.scalars(
+            select(Game).where(
+                seat == seek.player_id,
+                Game.engine == seek.engine,
+                Game.status == GameStatus.ACTIVE,
+                Game.guest_id.is_not(None),
+            )
+        )
+        for game in games:
+            if game.params.get("clock") in clocks:
+                return game
+    return None
+
+
 class SeekQueries:
     """The seek pool's queries (``Store`` inherits them; ``transaction`` and ``sessions``
     are ``GameQueries``')."""
@@ -64,12 +82,27 @@ class SeekQueries:
     transaction: Callable[[], AbstractAsyncContextManager[AsyncSession]]
     sessions: async_sessionmaker[Any]
 
-    async def post_seek(self, seek: Seek, make_game: MakeGame) -> tuple[Seek | None, Game | None]:
+    async def post_seek(
+        self, seek: Seek, make_game: MakeGame, busy_clocks: Collection[str] = ()
+    ) -> tuple[Seek | None, Game | None]:
         """In one transaction: drop the player's earlier open seek, then pair with the
         oldest compatible open seek of another player (→ that seek, marked paired, and the
-        new game), or else put ``seek`` in the pool (→ None, None)."""
+        new game), or else put ``seek`` in the pool (→ None, None).
+
+        One player's seeks take turns (two tabs posting at once): on PostgreSQL a
+        transaction-scoped advisory lock on the player, SQLite's writers take turns
+        anyway. A seek for one of ``busy_clocks`` (real-time controls) by a player who is
+        already playing a game with one of them is not paired again: → (None, that game),
+        and their other tab goes to it."""
         now = seek.created_ms
         async with self.transaction() as session:
+            if session.bind is not None and session.bind.dialect.name == "postgresql":
+                key = zlib.crc32(f"seeker:{seek.player_id}".encode())
+                await session.execute(select(func.pg_advisory_xact_lock(key)))
+            if seek.clock in busy_clocks:
+                playing = await _playing(session, seek, busy_clocks)
+                if playing is not None:
+                    return None, playing
             await session.execute(
                 insert_ignore(session, Player, {"id": seek.player_id, "created_ms": now})
             )
