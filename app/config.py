@@ -72,6 +72,7 @@ class Settings(BaseSettings):
     # Quick pairing (app/seeks.py): seeks posted a minute, long-polls open at once per
     # player, how long an unpolled seek lives, how often a waiting poll re-reads the pool.
     limit_seeks_per_player_min: int = 30
+    limit_paced_moves_per_game_min: int = 10  # pause and resume (Pairs): each is a log entry
     limit_seeks_per_ip_min: int = 300
     limit_seek_polls_per_player: int = 4
     seek_heartbeat_s: int = 15

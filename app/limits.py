@@ -182,6 +182,12 @@ class Admission:
             ),
         )
 
+    async def pacing(self, game_id: str) -> None:
+        """Count a move that changes nothing on the board (an engine's ``paced_moves``,
+        Pairs' pause and resume): a game's log must not grow by thousands of them."""
+        limit = self.settings.limit_paced_moves_per_game_min
+        await self._count("paced", "pauses and resumes", ((f"game:{game_id}", limit),))
+
     async def seeking(self, player_id: str, address: str) -> None:
         """Count a seek posted (quick pairing)."""
         settings = self.settings

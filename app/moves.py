@@ -20,6 +20,7 @@ from app.clock import Clock
 from app.commits import GroupCommit
 from app.errors import AppError, from_engine
 from app.hub import Hub
+from app.limits import Admission
 from app.live import LiveGames
 from app.models import COMPUTER, Game, GameStatus
 from app.snapshots import Snapshots, hub_views, outcome_of, seats_of, viewer_seat
@@ -72,8 +73,10 @@ class MovePath:
         snapshots: Snapshots,
         claims: ClaimPolicy,
         workers: EngineWorkers,
+        admission: Admission,
     ) -> None:
         self.workers = workers
+        self.admission = admission
         self.commits = GroupCommit(store)
         self.store = store
         self.live = live
@@ -108,6 +111,8 @@ class MovePath:
             raise AppError(*CLOSED[GameStatus(game.status)])
         if raw_move.get("type") == "claim":
             await self.claims.check(game, engine, mine)
+        if raw_move.get("type") in engine.paced_moves:
+            await self.admission.pacing(game_id)
         try:
             step = await self._play(game, engine, state, engine.parse_move(raw_move), mine)
         except EngineError as error:

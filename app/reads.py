@@ -83,8 +83,11 @@ class Reads:
             next=moves[-1].ply if more else None,
         )
 
-    async def moves_since(self, game_id: str, version: int) -> list[LogEntry]:
-        return [LogEntry(**entry) for entry in await self.store.moves(game_id, after=version)]
+    async def moves_since(
+        self, game_id: str, version: int, limit: int | None = None
+    ) -> list[LogEntry]:
+        entries = await self.store.moves(game_id, after=version, limit=limit)
+        return [LogEntry(**entry) for entry in entries]
 
     async def open_games(self, player_id: str) -> OpenGames:
         rows = await self.store.open_games(self.admission.waiting_since(self.clock.now_ms()))

@@ -90,6 +90,7 @@ class Services:
             snapshots,
             ClaimPolicy(presence, clock),
             workers,
+            admission,
         )
         lifecycle = Lifecycle(store, moves, hub, clock, catalog, snapshots, admission, workers)
         return cls(

@@ -48,6 +48,10 @@ CLOSE_POLICY = 1008
 CLOSE_RESTART = 1012
 CLOSE_TRY_AGAIN = 1013
 CLOSE_NOT_FOUND = 4404
+# A sync sends the moves a client missed only while they fit in one frame; a client
+# further behind (a Pairs game with thousands of pauses) gets the state alone.
+SYNC_FRAME_BYTES = 256 * 1024
+MISSED_MOST = 2000
 
 
 class TokenBucket:
@@ -126,9 +130,15 @@ class Connection:
         self.seat_count = len(state.players)  # one entry per seat
         self.view_key = str(state.seats[0]) if state.seats else "public"
         if since is not None and 0 <= since < state.version:
-            state.missed = await self.svc.reads.moves_since(self.game_id, since)
+            missed = await self.svc.reads.moves_since(self.game_id, since, MISSED_MOST + 1)
+            if len(missed) <= MISSED_MOST:
+                state.missed = missed
         self.version = state.version
-        await self.send(state)
+        text = state.model_dump_json()
+        if len(text) > SYNC_FRAME_BYTES and state.missed:
+            state.missed = []  # the state alone: a client far behind just adopts it
+            text = state.model_dump_json()
+        await self.send_text(text)
         if newly_seated:
             await self.arrive()
 

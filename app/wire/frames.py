@@ -30,7 +30,9 @@ from app.wire.answers import (
 class StateFrame(LoadedGame):
     type: Literal["state"] = "state"
     missed: list[LogEntry] = Field(
-        default_factory=list, description="the moves after the client's `since` version"
+        default_factory=list,
+        description="the moves after the client's `since` version; empty when they would "
+        "not fit in one frame (at most 256 KB): the state alone is complete",
     )
 
 

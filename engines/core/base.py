@@ -36,6 +36,9 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
     view_by_seat: bool = False
     """Default: every seat and every spectator gets the same view (nothing is hidden)."""
     claim_after_ms: int | None = None
+    # Move types that change nothing on the board (a pause, a resume): each is a log
+    # entry, so the server holds them to a few a minute per game.
+    paced_moves: frozenset[str] = frozenset()
     """Default: no win by claiming that an absent opponent has been silent."""
 
     def costly_setup(self, params: ParamsT) -> bool:

@@ -163,6 +163,8 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
         """The rating pool a two-player game with these params counts in, or None."""
         ...
 
+    paced_moves: frozenset[str]  # move types held to a few a minute per game
+
     def movers(self, state: StateT) -> frozenset[int]:
         """The seats that have played a move of their own so far."""
         ...

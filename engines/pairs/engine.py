@@ -19,6 +19,7 @@ from engines.pairs.view import view
 
 class PairsEngine(BaseEngine[Params, State, Move]):
     name = "pairs"
+    paced_moves = frozenset({"pause", "resume"})
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, **params_module.catalog()}
