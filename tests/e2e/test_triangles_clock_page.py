@@ -114,13 +114,11 @@ def test_a_silent_player_flags_and_both_end_cards_say_so(
         dialog.locator('input[name="tri-clock"][value="1+1"]').check(force=True)
         dialog.locator("#tri-new-rated").check(force=True)
         dialog.locator('input[name="tri-stars"][value="24"]').check(force=True)
-        dialog.locator("#tri-new-start").click()
-        give_name(alice, "Alice")
+        dialog.locator("#tri-new-start").click()  # named already: no name to ask
         expect(alice.locator("#tri-waiting")).to_be_visible()
         bob, bob_problems = page_of(bob_ctx, "/")
         ready_for_rated(bob, "Bob")
         bob.goto(alice.locator("#tri-invite-url").input_value())
-        give_name(bob, "Bob")
         expect(chip(bob, 0).locator("[data-clock]")).to_have_class(
             "tri-player__clock is-running"
         )
