@@ -90,7 +90,7 @@ def test_a_code_makes_a_second_browser_the_same_player(desktop: Any, phone: Any,
     assert own not in [g["id"] for g in api(b, "GET", "/api/me/games")["games"]]
 
 
-def test_opening_a_qr_link_switches_nobody_until_the_button(desktop: Any, phone: Any, shot: Any) -> None:
+def test_a_qr_link_switches_nobody_until_the_button(desktop: Any, phone: Any, shot: Any) -> None:
     a = desktop.new_page()
     a.goto("/me")
     api(a, "PUT", "/api/me", {"name": "Alice"})
