@@ -66,6 +66,7 @@ class Settings(BaseSettings):
     limit_waiting_per_player: int = 3
     # Device transfer: codes issued and claims tried a minute (a claim guesses a code).
     limit_transfers_per_player_min: int = 10
+    limit_transfers_per_ip_min: int = 60
     limit_claims_per_player_min: int = 10
     limit_claims_per_ip_min: int = 60
     waiting_ttl_s: int = 30 * 60

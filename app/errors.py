@@ -50,6 +50,7 @@ STATUS: dict[str, int] = {
     "no_offer": 409,
     "too_many_waiting": 409,
     "seek_paired": 409,  # details.game_id: the game the seek became
+    "nothing_to_transfer": 409,  # a transfer code asked for by a browser with no player yet
     "too_large": 413,
     # 422: well-formed, but not acceptable
     "invalid_request": 422,

@@ -202,10 +202,20 @@ class Admission:
             ),
         )
 
-    async def transferring(self, player_id: str) -> None:
-        """Count a device-transfer code issued (each is a row until it runs out)."""
-        limit = self.settings.limit_transfers_per_player_min
-        await self._count("transfer", "transfer codes", ((f"player:{player_id}", limit),))
+    async def transferring(self, player_id: str, address: str) -> None:
+        """Count a device-transfer code asked for (each is a row until it runs out): per
+        browser, and per address, since a new cookie costs nothing."""
+        settings = self.settings
+        await self._count(
+            "transfer",
+            "transfer codes",
+            self._player_and_address(
+                player_id,
+                address,
+                settings.limit_transfers_per_player_min,
+                settings.limit_transfers_per_ip_min,
+            ),
+        )
 
     async def claiming(self, player_id: str, address: str) -> None:
         """Count a claim of a transfer code: each one is a guess, so both the browser

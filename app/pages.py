@@ -82,9 +82,18 @@ async def lobby(request: Request) -> HTMLResponse:
 @router.get("/me", response_class=HTMLResponse)
 async def me(request: Request) -> HTMLResponse:
     """The player's page: name, games, statistics, streak, other devices. ``?code=`` (the
-    transfer QR code's URL) is read by the page's script, which claims it."""
-    games, _ = lobby_games(request.app.state.services.catalog.engines)
-    return render(request, "me.html", template_only={"games": games}, page_name="me")
+    transfer QR code's URL) adds who this browser is and who the code would make it; it
+    switches only when the player presses the page's button (a POST), never on this GET."""
+    services = request.app.state.services
+    games, _ = lobby_games(services.catalog.engines)
+    code = request.query_params.get("code")
+    switch = None
+    if code is not None:
+        address = request.client.host if request.client else "unknown"
+        switch = await services.transfers.preview(request.state.player_id, address, code)
+    return render(
+        request, "me.html", template_only={"games": games, "switch": switch}, page_name="me"
+    )
 
 
 @router.get("/play/{game}", response_class=HTMLResponse)

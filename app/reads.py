@@ -10,7 +10,7 @@ from app.errors import AppError
 from app.limits import Admission
 from app.models import COMPUTER
 from app.moves import MovePath
-from app.snapshots import Snapshots
+from app.snapshots import Snapshots, may_replay, replay_forbidden
 from app.store import Store
 from app.wire import (
     DailyBoard,
@@ -66,9 +66,15 @@ class Reads:
             presence=await self.snapshots.presence_or_unknown(game.id, len(game.seats)),
         )
 
-    async def log(self, game_id: str, after: int = 0, limit: int = LOG_PAGE) -> GameLog:
-        """One page of a game's log: at most ``limit`` entries after ply ``after``."""
+    async def log(
+        self, game_id: str, player_id: str | None, after: int = 0, limit: int = LOG_PAGE
+    ) -> GameLog:
+        """One page of a game's log: at most ``limit`` entries after ply ``after``. A log
+        (with its seed) is shown to whoever may replay the game: 403 ``replay_forbidden``
+        for a stranger to a running game that is not an online one."""
         game = await self.store.game(game_id)
+        if not may_replay(game, self.catalog.engine(game.engine), player_id):
+            raise replay_forbidden()
         entries = await self.store.moves(game_id, after=after, limit=limit + 1)
         more = len(entries) > limit
         moves = [LogEntry.model_construct(**entry) for entry in entries[:limit]]  # rows

@@ -27,11 +27,10 @@ import anyio
 from app.catalog import AnyEngine, Catalog
 from app.errors import AppError
 from app.limits import Admission
-from app.models import Game, GameStatus
-from app.snapshots import seats_of, viewer_seat
+from app.models import Game
+from app.snapshots import may_replay, replay_forbidden, seats_of, viewer_seat
 from app.store import Store
 from app.wire import Event, Replay, ReplayStep
-from engines.core.protocol import SeatKind
 
 REPLAY_GAMES = 64  # games whose states are kept
 # States kept over all of them, with their events: ~3 kB each for Blocks, ~7.6 kB for a
@@ -125,11 +124,9 @@ class Replays:
         """The game at ``ply`` (the last one when None) as ``player_id`` sees it."""
         game = await self.store.game(game_id)
         engine = self.catalog.engine(game.engine)
+        if not may_replay(game, engine, player_id):
+            raise replay_forbidden()
         mine = seats_of(game, player_id)
-        if not self.may_watch(game, engine, mine):
-            raise AppError(
-                "replay_forbidden", "only its players can replay a game that is still running"
-            )
         replayed = await self.replayed(game, engine, player_id, address)
         plies = len(replayed.states) - 1
         ply = plies if ply is None else ply
@@ -149,14 +146,6 @@ class Replays:
             events=replayed.events[ply],
             timeline=self.timeline(replayed) if timeline else None,
         )
-
-    @staticmethod
-    def may_watch(game: Game, engine: AnyEngine, mine: Sequence[int]) -> bool:
-        """A finished game is anyone's to replay; a running one its players', or anyone's
-        when it is an online game (which spectators may watch anyway)."""
-        if game.status in (GameStatus.OVER, GameStatus.CANCELLED) or mine:
-            return True
-        return SeatKind.OPEN in engine.seats(engine.parse_params(game.params))
 
     @staticmethod
     def timeline(replayed: Replayed) -> list[ReplayStep]:

@@ -10,11 +10,13 @@ from redis.exceptions import RedisError
 
 from app.catalog import AnyEngine
 from app.clock import Clock
+from app.errors import AppError
 from app.models import COMPUTER, Game, GameStatus
 from app.presence import Presence
 from app.store import Store
 from app.wire import Outcome, PlayerKind, Rematch, SeatHolder, SeatPresence, Snapshot, View
 from engines.core.glicko2 import START_RATING
+from engines.core.protocol import SeatKind
 
 log = logging.getLogger("app.presence")
 
@@ -22,6 +24,21 @@ log = logging.getLogger("app.presence")
 def seats_of(game: Game, player_id: str | None) -> list[int]:
     """The seats ``player_id`` holds in ``game``."""
     return [i for i, holder in enumerate(game.seats) if player_id and holder == player_id]
+
+
+def may_replay(game: Game, engine: AnyEngine, player_id: str | None) -> bool:
+    """Whether ``player_id`` may replay the game or read its log (which holds its seed
+    and every move): a finished game is anyone's; a running one its players', or
+    anyone's when it is an online game (which spectators may watch anyway)."""
+    if game.status in (GameStatus.OVER, GameStatus.CANCELLED) or seats_of(game, player_id):
+        return True
+    return SeatKind.OPEN in engine.seats(engine.parse_params(game.params))
+
+
+def replay_forbidden() -> AppError:
+    return AppError(
+        "replay_forbidden", "only its players can replay a game that is still running"
+    )
 
 
 def viewer_seat(engine: AnyEngine, state: Any, mine: Sequence[int]) -> int | None:

@@ -6,12 +6,18 @@ bits: with claims limited per browser and per address (``Admission.claiming``) a
 code living 10 minutes, guessing one is hopeless. Only its SHA-256 is stored. Claiming
 consumes it in one guarded update, so of two racing claims exactly one wins; the
 browser that issued it stays signed in.
+
+A transfer link (``/me?code=…``, the QR code's URL) changes nothing when opened: the page
+shows who the browser is and who it would become (``Transfers.preview``, which reads the
+code without using it), and only the page's button, a POST, claims it. A link someone
+else sent must not sign a visitor in as that someone, who would then see their games.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 import segno
 
@@ -46,21 +52,70 @@ def qr_matrix(text: str) -> list[list[int]]:
     return [[1 if module else 0 for module in row] for row in qr.matrix]
 
 
+@dataclass(frozen=True)
+class Who:
+    """A player as the transfer page names them."""
+
+    name: str | None
+    games: int
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a transfer link's page shows: the player this browser is (``now``) and, when
+    the code is good, the one it would become (``then``). ``problem`` is why it cannot
+    switch: ``bad_code`` (wrong, used or expired), ``rate_limited`` (too many tries),
+    ``own_code`` (the code names the player this browser already is)."""
+
+    code: str
+    now: Who
+    then: Who | None
+    problem: str | None
+
+
 class Transfers:
     def __init__(self, store: Store, clock: Clock, admission: Admission) -> None:
         self.store = store
         self.clock = clock
         self.admission = admission
 
-    async def issue(self, player_id: str, site: str) -> TransferCode:
+    async def issue(self, player_id: str, address: str, site: str) -> TransferCode:
         """A new code for this player; ``site`` is the site's origin as the browser sees
-        it (the claim URL the QR code holds starts with it)."""
-        await self.admission.transferring(player_id)
+        it (the claim URL the QR code holds starts with it). 409 ``nothing_to_transfer``
+        for a browser whose player has no row yet (no game, no name: a visitor without a
+        cookie is one), so asking makes no row."""
+        await self.admission.transferring(player_id, address)
         code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
         now = self.clock.now_ms()
-        await self.store.add_transfer(code_hash(code), player_id, now, now + TTL_MS)
+        if not await self.store.add_transfer(code_hash(code), player_id, now, now + TTL_MS):
+            raise AppError(
+                "nothing_to_transfer",
+                "this browser has no games and no name yet: there is nothing to move",
+            )
         url = f"{site.rstrip('/')}/me?code={code}"
         return TransferCode(code=code, url=url, expires_ms=now + TTL_MS, qr=qr_matrix(url))
+
+    async def preview(self, player_id: str, address: str, raw_code: str) -> Preview:
+        """Who this browser is and who the code would make it, using nothing up. It
+        tells a good code from a bad one, so it counts as a claim attempt."""
+        code = normalise(raw_code)[: CODE_LENGTH * 2]
+        now = await self._who(player_id)
+        try:
+            await self.admission.claiming(player_id, address)
+        except AppError as refused:
+            return Preview(code, now, None, refused.code)
+        owner = None
+        if len(code) == CODE_LENGTH and all(ch in ALPHABET for ch in code):
+            owner = await self.store.transfer_owner(code_hash(code), self.clock.now_ms())
+        if owner is None:
+            return Preview(code, now, None, "bad_code")
+        if owner == player_id:
+            return Preview(code, now, None, "own_code")
+        return Preview(code, now, await self._who(owner), None)
+
+    async def _who(self, player_id: str) -> Who:
+        name = (await self.store.names([player_id])).get(player_id)
+        return Who(name, await self.store.game_count(player_id))
 
     async def claim(self, player_id: str, address: str, raw_code: str) -> str:
         """The player a code names, consuming it; 404 ``bad_code`` when it is wrong, used

@@ -3,8 +3,10 @@
 On connect the server sends ``{"type":"state", ...}`` (with ``missed`` moves when the
 client passed ``?since=<version>``), then a ``{"type":"move", ...}`` per move. Clients
 may send ``move`` (answered by ``ack`` or ``error``), ``sync`` (a fresh state) and
-``ping``. Frames over the size limit close the socket (1009); a client that floods is
-first told ``rate_limited`` and then closed (1008); bad frames get an error frame.
+``ping``. Frames over the size limit close the socket (1009); a message over the
+player's rate is answered ``rate_limited`` (with its ``id``, like every error frame), and
+a socket refused more than three bursts' worth within the time a burst takes to refill is
+closed (1008); bad frames get an error frame.
 """
 
 from __future__ import annotations
@@ -54,37 +56,62 @@ SYNC_FRAME_BYTES = 256 * 1024
 MISSED_MOST = 2000
 
 
+Now = Callable[[], float]  # seconds on a clock that only goes forward
+
+
 class TokenBucket:
     """Allows ``rate`` messages a second on average, ``burst`` at once."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, now: Now = time.monotonic) -> None:
         self.rate, self.burst = rate, float(burst)
-        self.tokens, self.at = float(burst), time.monotonic()
-        self.refused = 0
+        self.now = now
+        self.tokens, self.at = float(burst), now()
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = self.now()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
         if self.tokens >= 1:
             self.tokens -= 1
             return True
-        self.refused += 1
         return False
+
+
+class FloodWatch:
+    """One socket's refusals per window of ``window_s``: more than ``limit`` in one
+    window is a flood (the socket is closed). The count starts again with each window,
+    so a client that was told to slow down, and did, is never closed for it later."""
+
+    def __init__(self, limit: int, window_s: float, now: Now = time.monotonic) -> None:
+        self.limit, self.window_s = limit, window_s
+        self.now = now
+        self.started, self.count = now(), 0
+
+    def refused(self) -> bool:
+        """Count one refusal; True when this window has had more than ``limit``."""
+        now = self.now()
+        if now - self.started >= self.window_s:
+            self.started, self.count = now, 0
+        self.count += 1
+        return self.count > self.limit
 
 
 class MessageBudgets:
     """One message budget per player across all of their sockets on this process (a
-    player with many sockets gets no more than one), one per socket for spectators."""
+    player with many sockets gets no more than one), one per socket for spectators; and
+    each socket's own watch for floods: more than three bursts refused within the time a
+    burst takes to refill."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, now: Now = time.monotonic) -> None:
         self.rate, self.burst = rate, burst
+        self.now = now
         self.shared: dict[str, tuple[TokenBucket, int]] = {}  # player -> (bucket, sockets)
 
     def join(self, player_id: str | None) -> TokenBucket:
         if player_id is None:
-            return TokenBucket(self.rate, self.burst)
-        bucket, users = self.shared.get(player_id, (TokenBucket(self.rate, self.burst), 0))
+            return TokenBucket(self.rate, self.burst, self.now)
+        fresh = TokenBucket(self.rate, self.burst, self.now)
+        bucket, users = self.shared.get(player_id, (fresh, 0))
         self.shared[player_id] = (bucket, users + 1)
         return bucket
 
@@ -97,6 +124,28 @@ class MessageBudgets:
         else:
             self.shared[player_id] = (bucket, users - 1)
 
+    def flood_watch(self) -> FloodWatch:
+        return FloodWatch(3 * self.burst, max(1.0, self.burst / self.rate), self.now)
+
+
+def parse(data: str | bytes) -> dict[str, Any] | AppError:
+    """A client's message as a JSON object, or the error that says why it is not one."""
+    try:
+        message = json.loads(data)
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nesting too deep: invalid
+        return AppError("bad_json", "a message is one JSON object")
+    if not isinstance(message, dict):
+        return AppError("bad_message", "a message is one JSON object")
+    return message
+
+
+def id_of(message: dict[str, Any] | AppError) -> str | int | None:
+    """The ``id`` a client gave its message, which every answer to it carries."""
+    if isinstance(message, AppError):
+        return None
+    given = message.get("id")
+    return given if isinstance(given, str | int) else None
+
 
 class Connection:
     def __init__(self, ws: WebSocket, svc: Services, game_id: str, conn_id: str) -> None:
@@ -108,7 +157,9 @@ class Connection:
         self.view_key = "public"
         settings = ws.app.state.settings
         self.max_frame = settings.ws_max_frame_bytes
-        self.bucket = ws.app.state.message_budgets.join(self.player_id)
+        budgets: MessageBudgets = ws.app.state.message_budgets
+        self.bucket = budgets.join(self.player_id)
+        self.flood = budgets.flood_watch()
         self.send_lock = asyncio.Lock()
         self.conn_id = conn_id
         self.seats: list[int] = []
@@ -197,25 +248,20 @@ class Connection:
             if len(data) > self.max_frame:
                 await self.ws.close(CLOSE_TOO_BIG, "frame too large")
                 return
+            message = parse(data)
             if not self.bucket.take():
-                if self.bucket.refused > 3 * self.bucket.burst:
+                if self.flood.refused():
                     await self.ws.close(CLOSE_POLICY, "too many messages")
                     return
-                await self.refuse(None, AppError("rate_limited", "slow down"))
+                await self.refuse(id_of(message), AppError("rate_limited", "slow down"))
                 continue
-            await self.handle(data)
+            await self.handle(message)
 
-    async def handle(self, data: str | bytes) -> None:
-        try:
-            message = json.loads(data)
-        except (ValueError, UnicodeDecodeError, RecursionError):  # nesting too deep: invalid
-            await self.refuse(None, AppError("bad_json", "a message is one JSON object"))
-            return
-        if not isinstance(message, dict):
-            await self.refuse(None, AppError("bad_message", "a message is one JSON object"))
+    async def handle(self, message: dict[str, Any] | AppError) -> None:
+        if isinstance(message, AppError):
+            await self.refuse(None, message)
             return
         kind = message.get("type")
-        request_id = message.get("id") if isinstance(message.get("id"), str | int) else None
         if kind == "ping":
             await self.send(PongFrame())
         elif kind == "sync":
@@ -224,9 +270,10 @@ class Connection:
                 since if isinstance(since, int) and not isinstance(since, bool) else None
             )
         elif kind == "move":
-            await self.move(message, request_id)
+            await self.move(message, id_of(message))
         else:
-            await self.refuse(request_id, AppError("unknown_type", "known types: move, sync, ping"))
+            known = "known types: move, sync, ping"
+            await self.refuse(id_of(message), AppError("unknown_type", known))
 
     async def move(self, message: dict[str, Any], request_id: str | int | None) -> None:
         version, move = message.get("version"), message.get("move")

@@ -472,7 +472,7 @@ async def log_reads(http: httpx.AsyncClient, base_url: str, database_url: str, p
     assert answer.status_code == 201, answer.text
     game_id = answer.json()["id"]
     await insert_log(database_url, game_id)
-    warm = await http.get(f"/api/games/{game_id}/log")
+    warm = await http.get(f"/api/games/{game_id}/log", headers={"cookie": player})
     warm.raise_for_status()
     page = warm.json()
     figure("5. log: entries on the first page / next", f"{len(page['moves'])} / {page['next']}")
@@ -485,7 +485,11 @@ async def log_reads(http: httpx.AsyncClient, base_url: str, database_url: str, p
     await asyncio.sleep(2.0)  # the prober process starts and takes a baseline
     latencies: list[float] = []
     limits = httpx.Limits(max_connections=LOG_READERS, max_keepalive_connections=0)
-    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as readers:
+    # The game's own player reads it: a running game's log is its players' (or anyone's
+    # once over).
+    async with httpx.AsyncClient(
+        base_url=base_url, limits=limits, timeout=60, headers={"cookie": player}
+    ) as readers:
 
         async def read() -> None:
             sent = time.monotonic()
@@ -534,7 +538,9 @@ async def log_reads(http: httpx.AsyncClient, base_url: str, database_url: str, p
     page_ms: list[float] = []
     for _ in range(100):
         sent = time.monotonic()
-        got = await http.get(f"/api/games/{game_id}/log", params={"from": after})
+        got = await http.get(
+            f"/api/games/{game_id}/log", params={"from": after}, headers={"cookie": player}
+        )
         page_ms.append((time.monotonic() - sent) * 1000)
         got.raise_for_status()
         body = got.json()

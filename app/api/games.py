@@ -88,19 +88,21 @@ async def post_move(game_id: str, body: MoveRequest, svc: Svc, player_id: Player
 @router.get(
     "/games/{game_id}/log",
     response_model=GameLog,
-    responses=documented(*GAME, "invalid_request"),
+    responses=documented(*GAME, "replay_forbidden", "invalid_request"),
 )
 async def get_log(
     game_id: str,
     svc: Svc,
+    player_id: PlayerId,
     after: int = Query(
         default=0, ge=0, le=2**31, alias="from", description="entries after this ply"
     ),
     limit: int = Query(default=LOG_PAGE, ge=1, le=LOG_PAGE),
 ) -> Response:
     """The game's params, seed and number, and one page of its move log: a full replay
-    reads pages until ``next`` is null."""
-    log = await svc.reads.log(game_id, after, limit)
+    reads pages until ``next`` is null. Whoever may replay the game may read it: 403
+    ``replay_forbidden`` for a stranger to a running game that is not an online one."""
+    log = await svc.reads.log(game_id, player_id, after, limit)
     # Encoded straight from the model the store's rows filled: a 500-entry page is not
     # validated a second time on the way out (it cost ~15 ms of the event loop).
     return Response(log.model_dump_json(), media_type="application/json")

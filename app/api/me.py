@@ -46,12 +46,14 @@ async def my_stats(svc: Svc, player_id: PlayerId) -> MyStats:
     "/transfer",
     status_code=201,
     response_model=TransferCode,
-    responses=documented("rate_limited", *WRITE),
+    responses=documented("nothing_to_transfer", "rate_limited", *WRITE),
 )
 async def transfer(request: Request, svc: Svc, player_id: PlayerId) -> TransferCode:
     """A single-use code, valid 10 minutes, that makes another browser this player; the
-    QR code's modules hold the claim URL (``/me?code=…``)."""
-    return await svc.transfers.issue(player_id, str(request.base_url))
+    QR code's modules hold the claim URL (``/me?code=…``). 409 ``nothing_to_transfer``
+    when this browser's player has nothing yet (no game, no name)."""
+    address = request.client.host if request.client else "unknown"
+    return await svc.transfers.issue(player_id, address, str(request.base_url))
 
 
 @router.post(

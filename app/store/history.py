@@ -61,6 +61,14 @@ class HistoryQueries:
         async with self.sessions() as session:
             return [dict(row._mapping) for row in await session.execute(query)]
 
+    async def game_count(self, player_id: str) -> int:
+        """How many games the player's history holds (every status)."""
+        query = select(func.count()).where(
+            or_(Game.owner_id == player_id, Game.guest_id == player_id)
+        )
+        async with self.sessions() as session:
+            return int(await session.scalar(query) or 0)
+
     async def finished_of(self, player_id: str) -> list[dict[str, Any]]:
         """Every finished game of the player (what the statistics count), oldest first."""
         query = (

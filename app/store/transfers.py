@@ -6,11 +6,10 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.models import Player, Transfer
 from app.store.games import rowcount
-from app.upsert import insert_ignore
 
 
 class TransferQueries:
@@ -18,15 +17,17 @@ class TransferQueries:
     ``GameQueries``')."""
 
     transaction: Callable[[], AbstractAsyncContextManager[AsyncSession]]
+    sessions: async_sessionmaker[AsyncSession]
 
     async def add_transfer(
         self, code_hash: str, player_id: str, now_ms: int, expires_ms: int
-    ) -> None:
-        """Keep a new code (its hash); codes that ran out are dropped on the way."""
+    ) -> bool:
+        """Keep a new code (its hash) for a player who has a row; False, keeping nothing,
+        for one who has none (a code never makes a player). Codes that ran out are
+        dropped on the way."""
         async with self.transaction() as session:
-            await session.execute(
-                insert_ignore(session, Player, {"id": player_id, "created_ms": now_ms})
-            )
+            if await session.scalar(select(Player.id).where(Player.id == player_id)) is None:
+                return False
             await session.execute(delete(Transfer).where(Transfer.expires_ms <= now_ms))
             session.add(
                 Transfer(
@@ -37,6 +38,20 @@ class TransferQueries:
                     used_ms=None,
                 )
             )
+        return True
+
+    async def transfer_owner(self, code_hash: str, now_ms: int) -> str | None:
+        """The player a code names while it can still be claimed, without using it (the
+        page a transfer link opens shows who the browser would become)."""
+        async with self.sessions() as session:
+            owner: str | None = await session.scalar(
+                select(Transfer.player_id).where(
+                    Transfer.code_hash == code_hash,
+                    Transfer.used_ms.is_(None),
+                    Transfer.expires_ms > now_ms,
+                )
+            )
+        return owner
 
     async def claim_transfer(self, code_hash: str, now_ms: int) -> str | None:
         """Use a code: the player it names, or None when it is unknown, used or expired.

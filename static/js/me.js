@@ -166,21 +166,12 @@ async function loadAll() {
   await Promise.all([nameForm.load(), loadStats(), loadGames(false)]);
 }
 
-// Opened from a transfer QR code: the page shows the player it becomes, not the one it
-// was (a claim that fails shows this browser's own games).
 const catalogReady = loadCatalog();
-const linkClaim = initTransfer({
+initTransfer({
   onClaimed: async () => {
     await catalogReady;
     await loadAll();
   },
-  hasGames: async () => {
-    try {
-      return (await api('GET', '/api/me/games?limit=1')).games.length > 0;
-    } catch {
-      return true; // unsure: ask rather than replace
-    }
-  },
 });
 await catalogReady;
-if (!linkClaim || !(await linkClaim)) loadAll();
+loadAll();

@@ -47,7 +47,7 @@ async def test_concurrent_moves_are_written_together_and_guarded(settings: Setti
         assert [r.code for r in refused] == ["stale_version"]
         assert sum(batches) >= 29 and max(batches) > 1  # shared transactions
         for game_id in games:
-            log = await svc.reads.log(game_id)
+            log = await svc.reads.log(game_id, owner)
             assert [m.ply for m in log.moves] == [1] and log.version == 1
     finally:
         await db.dispose()

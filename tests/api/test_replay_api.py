@@ -184,7 +184,24 @@ def test_a_running_game_is_its_players_only(alice_bob: Any, clock: FakeClock) ->
     assert replay(bob, created["id"], 1).status_code == 200  # finished: anyone's
 
 
-def test_anyone_may_replay_a_running_online_game(alice_bob: Any) -> None:
+def test_the_log_of_a_running_game_follows_the_replay_rule(
+    alice_bob: Any, client: Any, clock: FakeClock
+) -> None:
+    alice, bob = alice_bob
+    created = play(alice, clock, "blocks", moves=2)  # the seed tells every piece to come
+    log = f"/api/games/{created['id']}/log"
+    assert isinstance(log_of(alice, created["id"])["seed"], int)
+    assert error(bob.get(log)) == (403, "replay_forbidden")
+    assert error(bob.get(log, params={"from": 1, "limit": 1})) == (403, "replay_forbidden")
+    client.cookies.clear()
+    assert error(client.get(log)) == (403, "replay_forbidden")  # no cookie: a stranger too
+    assert error(bob.get("/api/games/no-such-game/log")) == (404, "game_not_found")
+    clock.advance(STEP_MS)
+    assert alice.move(created["id"], 2, {"type": "finish"}).status_code == 200
+    assert [m["ply"] for m in log_of(bob, created["id"])["moves"]] == [1, 2, 3]  # over: anyone's
+
+
+def test_anyone_may_replay_a_running_online_game(alice_bob: Any, players: Any) -> None:
     alice, bob = alice_bob
     created = alice.new_game(
         "triangles", params={"field": "phone", "stars": 24, "opponent": "online"}
@@ -195,6 +212,8 @@ def test_anyone_may_replay_a_running_online_game(alice_bob: Any) -> None:
     body = replay(bob, created["id"], 1).json()
     assert (body["ply"], body["plies"]) == (1, 1)
     assert body["view"]["lines"] == response.json()["view"]["lines"]
+    (carol,) = players(alice.client, "carol")
+    assert [m["ply"] for m in log_of(carol, created["id"])["moves"]] == [1]  # a spectator
 
 
 def test_replay_errors(alice_bob: Any, clock: FakeClock) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from app.ws import MessageBudgets
+
 
 def receive(ws: Any) -> dict[str, Any]:
     """The next message that is not a presence notice."""
@@ -147,6 +149,72 @@ def test_flood_is_rate_limited_then_closed(alice_bob: Any) -> None:
                 codes.append(receive(ws).get("error", {}).get("code"))
         assert closed.value.code == 1008
         assert "rate_limited" in codes
+
+
+class Ticks:
+    """A monotonic clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def tight_budgets(client: Any, ticks: Ticks) -> None:
+    """2 messages at once, 1 a second; a socket refused more than 6 times in 2 s is
+    flooding."""
+    client.app.state.message_budgets = MessageBudgets(1.0, 2, ticks)
+
+
+def test_a_rate_limit_refusal_carries_the_message_id(alice_bob: Any, client: Any) -> None:
+    alice, _ = alice_bob
+    tight_budgets(client, Ticks())
+    game = alice.new_game("tally")
+    with alice.websocket(f"/ws/games/{game['id']}") as ws:
+        receive(ws)
+        for _ in range(2):
+            ws.send_json({"type": "ping"})
+            assert receive(ws) == {"type": "pong"}
+        move = {"type": "add", "n": 1}
+        ws.send_json({"type": "move", "version": 0, "move": move, "id": "m-3"})
+        refused = receive(ws)
+        assert (refused["type"], refused["id"], refused["status"]) == ("error", "m-3", 429)
+        assert refused["error"]["code"] == "rate_limited"
+        ws.send_json({"type": "sync", "id": 4})
+        refused = receive(ws)
+        assert (refused["type"], refused["id"], refused["error"]["code"]) == (
+            "error",
+            4,
+            "rate_limited",
+        )
+        ws.send_text("not json")  # no id to give back
+        assert receive(ws)["id"] is None
+
+
+def test_a_socket_that_slowed_down_is_not_closed_later(alice_bob: Any, client: Any) -> None:
+    alice, _ = alice_bob
+    ticks = Ticks()
+    tight_budgets(client, ticks)
+    game = alice.new_game("tally")
+
+    def burst_then_refusals(ws: Any) -> list[str]:
+        answers = []
+        for n in range(8):  # 2 within the burst, then 6 refused: not yet a flood
+            ws.send_json({"type": "ping", "id": n})
+            answers.append(receive(ws)["type"])
+        return answers
+
+    with alice.websocket(f"/ws/games/{game['id']}") as ws:
+        receive(ws)
+        for _ in range(3):  # the count starts again each window: never closed for it
+            assert burst_then_refusals(ws) == ["pong"] * 2 + ["error"] * 6
+            ticks.now += 10  # a pause: the budget refills and a new window begins
+        assert burst_then_refusals(ws) == ["pong"] * 2 + ["error"] * 6
+        ws.send_json({"type": "ping"})  # the 7th refusal within one window: a flood
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == 1008
 
 
 def test_resume_sends_missed_moves(alice_bob: Any) -> None:

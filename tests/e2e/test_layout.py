@@ -191,6 +191,25 @@ def me(page: Any) -> None:
     expect(page.locator("[data-transfer]")).to_have_attribute("data-transfer", "shown")
 
 
+@case("me-switch")
+def me_switch(page: Any) -> None:
+    """/me opened from another player's transfer link (with the longest name): the
+    question, both players and the buttons."""
+    page.goto("/me")
+    origin = page.url.removesuffix("/me")
+    friend = page.context.browser.new_context(base_url=origin)
+    try:
+        other = friend.new_page()
+        api(other, "PUT", "/api/me", {"name": "Konstantinopolskaya_1234"})
+        code = api(other, "POST", "/api/me/transfer")["code"]
+    finally:
+        friend.close()
+    finished(page, "blocks")
+    page.goto(f"/me?code={code}")
+    expect(page.locator("#switch-panel")).to_have_attribute("data-switch", "confirm")
+    expect(page.locator("main")).to_have_attribute("data-history", "ready")
+
+
 @case("lobby-remembers")
 def lobby_remembers(page: Any) -> None:
     page.goto("/")

@@ -3,7 +3,8 @@ code moves a player to a second browser (context B becomes context A), the games
 holds games of three kinds with their statistics and pages with "more", and the lobby
 shows unfinished games, today's daily done and the streak. Waits are on page state
 (``main[data-history]``, ``data-count``, ``[data-transfer]``, ``[data-claim]``,
-``main[data-remembered]``), never on sleeps."""
+``#switch-panel[data-switch]``, ``main[data-remembered]``), never on sleeps. A transfer
+link never switches a browser by being opened: only the page's button does."""
 
 from __future__ import annotations
 
@@ -58,17 +59,22 @@ def test_a_code_makes_a_second_browser_the_same_player(desktop: Any, phone: Any,
     assert (light, dark) == (255, 16)
     shot(a, "me-transfer-desktop")
 
-    # B has a game of its own: the link fills the code in and waits for the player.
+    # B has a game of its own: the link shows both players and waits for the button.
     b.goto(f"/me?code={code}")
-    expect(b.locator("#claim-form")).to_have_attribute("data-claim", "confirm")
-    expect(b.locator("#claim-input")).to_have_value(code)
+    panel = b.locator("#switch-panel")
+    expect(panel).to_have_attribute("data-switch", "confirm")
+    expect(panel.locator(".switch-who--now .switch-who__games")).to_have_text("Games: 1")
+    expect(panel.locator(".switch-who--then .switch-who__games")).to_have_text("Games: 1")
+    expect(panel.locator(".switch-panel__note")).to_be_visible()  # B's game stays behind
     history_ready(b, 1)
     assert item_ids(b) == [own]
-    b.locator("#claim-form button[type=submit]").click()
-    expect(b.locator("#claim-form")).to_have_attribute("data-claim", "done")
-    history_ready(b, 1)
-    assert item_ids(b) == [game_id]
     assert "code=" not in b.url
+    shot(b, "me-switch-phone")
+    panel.locator("[data-switch-confirm]").click()
+    expect(panel).to_have_attribute("data-switch", "done")
+    expect(panel).to_be_hidden()
+    history_ready(b, 1)
+    expect(b.locator(".history-item")).to_have_attribute("data-id", game_id)
     assert [g["id"] for g in api(b, "GET", "/api/me/games")["games"]] == [game_id]
     shot(b, "me-claimed-phone")
 
@@ -84,16 +90,34 @@ def test_a_code_makes_a_second_browser_the_same_player(desktop: Any, phone: Any,
     assert own not in [g["id"] for g in api(b, "GET", "/api/me/games")["games"]]
 
 
-def test_a_new_browser_opening_the_qr_link_claims_at_once(desktop: Any, phone: Any) -> None:
+def test_a_qr_link_switches_nobody_until_the_button(desktop: Any, phone: Any, shot: Any) -> None:
     a = desktop.new_page()
     a.goto("/me")
+    api(a, "PUT", "/api/me", {"name": "Alice"})
     game_id = finished(a, "triangles")
     code = api(a, "POST", "/api/me/transfer")["code"]
     b = phone.new_page()
     b.goto(f"/me?code={code}")  # a browser with no games of its own
-    expect(b.locator("#claim-form")).to_have_attribute("data-claim", "done")
+    panel = b.locator("#switch-panel")
+    expect(panel).to_have_attribute("data-switch", "confirm")
+    expect(panel.locator(".switch-who__name")).to_have_text(["A new player", "Alice"])
+    history_ready(b, 0)  # still itself: the link alone changed nothing
+    assert api(b, "GET", "/api/me/games")["games"] == []
+    # "Stay as I am" puts the question away; the code is still good for the button.
+    panel.locator("[data-switch-cancel]").click()
+    expect(panel).to_have_count(0)
+    assert api(b, "GET", "/api/me/games")["games"] == []
+    b.goto(f"/me?code={code}")
+    shot(b, "me-switch-new-phone")
+    b.locator("#switch-panel [data-switch-confirm]").click()
+    expect(b.locator("#switch-panel")).to_have_attribute("data-switch", "done")
     history_ready(b, 1)
     assert item_ids(b) == [game_id]
+    # Used up: the same link now says so, with no button.
+    b.goto(f"/me?code={code}")
+    expect(b.locator("#switch-panel")).to_have_attribute("data-switch", "bad_code")
+    expect(b.locator("#switch-panel [data-switch-confirm]")).to_have_count(0)
+    shot(b, "me-switch-used-phone")
 
 
 def test_me_lists_three_kinds_pages_and_filters(phone: Any, shot: Any) -> None:

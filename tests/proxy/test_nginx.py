@@ -3,10 +3,12 @@
 The test renders the production configuration with its own ports and paths (nothing
 else changes), runs Debian's nginx as a child process, and checks: an online Triangles
 match whose two players' sockets land on different app processes, through the proxy;
-the proxy's own duties (compression, static caching, body limit, the scheme it reports,
-Origin and Host passed through); and a slow-client probe: 200 connections that send
-half a request head do not stop normal requests from answering, and nginx closes them
-after 10 s.
+the proxy's own duties (compression, static caching, body limits: 64 KiB, and a whole
+log of 700 KB to /api/verify, the scheme it reports, Origin and Host passed through);
+the workers' open-file limit; a slow-client probe: 200 connections that send half a
+request head do not stop normal requests from answering, and nginx closes them after
+10 s; and bodies dripped then stalled: closed 10 s after their last byte, while one
+address holding too many requests open gets 429 in the app's error shape.
 
 Skipped, with the reason, when nginx is missing (``make nginx`` installs it as root) or
 when DATABASE_URL/REDIS_URL are not PostgreSQL/Redis.
@@ -19,6 +21,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import secrets
 import selectors
 import shutil
@@ -37,6 +40,8 @@ import websockets
 
 from app.identity import COOKIE, CookieSigner
 from app.middleware import SECURITY_HEADERS
+from app.verify import VERIFY_BODY_BYTES
+from app.wire import VERIFY_PLIES
 from engines.core.replay import replay
 from engines.triangles import ENGINE as TRIANGLES
 from tests.servers import ROOT, free_port, migrate, start_uvicorn, stop
@@ -48,6 +53,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 SECRET = "proxy-" + secrets.token_hex(16)
 SLOW_CLIENTS = 200
 NORMAL_REQUESTS = 60
+PER_ADDRESS = 40  # the rendered copy's limit_conn (production's is checked by test_deploy_files)
+USUAL_FILES = 1024  # the soft open-file limit nginx is started with, as on most systems
 
 pytestmark = [
     pytest.mark.proxy,
@@ -78,6 +85,18 @@ def render(conf: str, directory: Path, port: int, upstreams: list[str]) -> str:
     conf = re.sub(r"^.*# test: upstream servers\n", "", conf, flags=re.M)
     conf = replace(r"^(\s*)least_conn;.*$", f"        least_conn;\n{servers}", conf)
     conf = replace(r"^\s*listen 80;.*$", f"        listen 127.0.0.1:{port};", conf)
+    # This machine's hard limit may be below production's ask (a container's often is):
+    # the workers are asked for what they can get, and the test checks they got it.
+    conf = replace(
+        r"^worker_rlimit_nofile \d+;.*# test: capped.*$",
+        f"worker_rlimit_nofile {worker_files(conf)};",
+        conf,
+    )
+    conf = replace(
+        r"^\s*limit_conn per_address \d+;.*# test: per-address limit$",
+        f"    limit_conn per_address {PER_ADDRESS};",
+        conf,
+    )
     paths = "\n".join(
         f"    {kind}_temp_path {directory / kind};"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -92,6 +111,19 @@ def render(conf: str, directory: Path, port: int, upstreams: list[str]) -> str:
     if os.geteuid() == 0:  # workers would run as nobody, who cannot enter the tmp dir
         head += "user root;\n"
     return head + conf
+
+
+def worker_files(conf: str) -> int:
+    """The open files nginx.conf asks for, within this machine's hard limit."""
+    asked = int(re.findall(r"^worker_rlimit_nofile (\d+);", conf, re.M)[0])
+    return min(asked, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+
+
+def usual_files_limit() -> None:
+    """In the child, before nginx runs: the soft limit most systems start a service
+    with (1,024 open files), as in production; the workers must raise it themselves."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (USUAL_FILES, hard))
 
 
 @dataclass
@@ -138,7 +170,11 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             [*command, "-t"], capture_output=True, text=True, timeout=30, check=False
         )
         assert checked.returncode == 0, checked.stderr
-        nginx = subprocess.Popen([*command, "-g", "daemon off;"], stderr=subprocess.STDOUT)
+        nginx = subprocess.Popen(
+            [*command, "-g", "daemon off;"],
+            stderr=subprocess.STDOUT,
+            preexec_fn=usual_files_limit,  # before exec: only setrlimit, safe after fork
+        )
         base_url = f"http://127.0.0.1:{port}"
         wait_for_nginx(nginx, base_url, error_log)
         yield Stack(base_url, port, upstreams, directory)
@@ -273,7 +309,10 @@ def test_proxy_compresses_caches_limits_and_reports_the_scheme(stack: Stack) -> 
         # Bodies over the app's 64 KiB stop at the proxy, in the app's error shape.
         too_large = client.post("/api/games", content=b"x" * (64 * 1024 + 1))
         assert too_large.status_code == 413
-        assert too_large.json()["error"]["code"] == "too_large"
+        assert too_large.json()["error"] == {
+            "code": "too_large",
+            "message": "request bodies are limited to 65536 bytes",
+        }
         for name, value in SECURITY_HEADERS.items():
             assert too_large.headers.get(name) == value
         # The Host (with its port) reaches the app: the site's own origin may post.
@@ -282,6 +321,69 @@ def test_proxy_compresses_caches_limits_and_reports_the_scheme(stack: Stack) -> 
         assert own.status_code == 201, own.text
         evil = client.post("/api/games", json=body, headers={"origin": "https://evil.example"})
         assert evil.status_code == 403 and evil.json()["error"]["code"] == "bad_origin"
+
+
+def test_a_whole_log_to_verify_passes_the_proxy(stack: Stack) -> None:
+    entry = {"seat": 0, "move": {"type": "finish", "note": "x" * 100}, "at_ms": 0}
+    count = 700_000 // len(json.dumps(entry)) + 1
+    body = json.dumps({"game": "blocks", "number": "00000001-a", "log": [entry] * count})
+    assert 700_000 <= len(body) <= VERIFY_BODY_BYTES and count <= VERIFY_PLIES
+    headers = {"content-type": "application/json"}
+    with httpx.Client(base_url=stack.base_url, timeout=30) as client:
+        judged = client.post("/api/verify", content=body, headers=headers)
+        # The app read it and judged it: a second "finish" is refused at ply 2.
+        assert judged.status_code == 422, judged.text[:300]
+        assert judged.json()["error"]["code"] == "illegal_log"
+        assert judged.json()["error"]["details"]["ply"] == 2
+        over = client.post("/api/verify", content=b"x" * (VERIFY_BODY_BYTES + 1), headers=headers)
+        assert over.status_code == 413
+        assert over.json()["error"] == {
+            "code": "too_large",
+            "message": f"request bodies are limited to {VERIFY_BODY_BYTES} bytes",
+        }
+        for name, value in SECURITY_HEADERS.items():
+            assert over.headers.get(name) == value
+    verifies = [e for e in stack.access_log() if e[:2] == ["POST", "/api/verify"]][-2:]
+    assert [e[2] for e in verifies] == ["422", "413"]
+    assert verifies[0][3] in stack.upstreams and verifies[1][3] == "-"  # refused by nginx
+
+
+def test_more_connections_than_the_usual_file_limit(stack: Stack) -> None:
+    """nginx started with a soft limit of 1,024 open files (as most systems start a
+    service): its workers raise their own, and keep accepting past 1,024 connections."""
+    master = int((stack.directory / "nginx.pid").read_text())
+    workers = [
+        int(stat.parent.name)
+        for stat in Path("/proc").glob("[0-9]*/stat")
+        if read_or_empty(stat).rpartition(")")[2].split()[1:2] == [str(master)]
+    ]
+    assert workers
+    for pid in workers:
+        limits = (Path("/proc") / str(pid) / "limits").read_text()
+        soft = re.search(r"^Max open files\s+(\d+)", limits, re.M)
+        assert soft is not None and int(soft.group(1)) == worker_files(CONF.read_text())
+    if worker_files(CONF.read_text()) <= USUAL_FILES + 200:
+        pytest.skip("this machine's hard open-file limit is too low to go past 1,024")
+    # More than one worker's 1,024 files' worth of held connections for each worker.
+    held: list[socket.socket] = []
+    try:
+        for _ in range((USUAL_FILES + 100) * len(workers)):
+            connection = socket.create_connection(("127.0.0.1", stack.port), timeout=5)
+            connection.sendall(b"GET /api/catalog HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            held.append(connection)
+        with httpx.Client(base_url=stack.base_url, timeout=5) as client:
+            assert client.get("/api/catalog").status_code == 200
+    finally:
+        for connection in held:
+            connection.close()
+    print(f"\nopen files: {len(held)} connections held, a new request still answered")
+
+
+def read_or_empty(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:  # a process that ended meanwhile
+        return ""
 
 
 # Slow clients --------------------------------------------------------------------------
@@ -350,3 +452,52 @@ def wait_closed(connections: list[socket.socket], since: float, timeout: float) 
                     closed.append(time.monotonic() - since)
                     selector.unregister(connection)
     return closed
+
+
+def test_dripped_bodies_are_closed_and_one_address_holds_only_so_many(stack: Stack) -> None:
+    head = (
+        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+    )
+    dripping: list[socket.socket] = []
+    try:
+        for _ in range(PER_ADDRESS):
+            connection = socket.create_connection(("127.0.0.1", stack.port), timeout=5)
+            connection.sendall(head + b"{")
+            dripping.append(connection)
+        # All of this address's requests are taken: the next is refused in the app's shape.
+        refused = wait_for_status(stack, 429, within_s=5)
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert refused.headers["retry-after"] == "5"
+        for name, value in SECURITY_HEADERS.items():
+            assert refused.headers.get(name) == value
+        for _ in range(3):  # a byte a second: each one restarts the body timeout
+            time.sleep(1)  # the drip's own pace, not a wait for the server
+            for connection in dripping:
+                connection.sendall(b" ")
+        last_byte = time.monotonic()
+        closed_after = wait_closed(dripping, last_byte, timeout=16)
+    finally:
+        for connection in dripping:
+            connection.close()
+    print(
+        f"\ndripped bodies: {PER_ADDRESS} held (the address's limit), closed "
+        f"{min(closed_after):.1f}-{max(closed_after):.1f} s after their last byte"
+    )
+    assert len(closed_after) == PER_ADDRESS
+    assert min(closed_after) > 8  # the body could still come (10 s)...
+    assert max(closed_after) < 16  # ...and could not any more
+    assert wait_for_status(stack, 200, within_s=5).status_code == 200  # the address is free
+
+
+def wait_for_status(stack: Stack, status: int, within_s: float) -> httpx.Response:
+    """The first answer to ``GET /api/catalog`` with this status (new connections each),
+    within ``within_s`` seconds."""
+    deadline = time.monotonic() + within_s
+    while True:
+        with httpx.Client(base_url=stack.base_url, timeout=5) as client:
+            answer = client.get("/api/catalog")
+        if answer.status_code == status or time.monotonic() > deadline:
+            assert answer.status_code == status, answer.text[:300]
+            return answer
+        time.sleep(0.05)

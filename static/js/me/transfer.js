@@ -1,15 +1,13 @@
 /**
  * The device-transfer panel of /me: make a code (POST /api/me/transfer) and draw the
  * server's QR modules on a canvas (no QR logic here), or claim a code from another device
- * (POST /api/me/claim, also from /me?code=… — the QR code's URL — at once).
+ * (POST /api/me/claim).
  *
- *   initTransfer({onClaimed, hasGames}) — wires the panel; onClaimed() runs after a
- *       successful claim. Opened as /me?code=… (the QR code's URL), a browser that has no
- *       games of its own claims at once; one that has (hasGames() resolves true) gets the
- *       code filled in and the warning, and claims when the player presses the button
- *       (form[data-claim="confirm"]): a link someone sent must not silently swap a
- *       player's identity for theirs. Returns a promise that resolves true once the
- *       link's code was claimed, false otherwise, or null when there was no code.
+ *   initTransfer({onClaimed}) — wires the panel; onClaimed() runs after a successful
+ *       claim. Opened as /me?code=… (the QR code's URL), the server renders
+ *       #switch-panel: who this browser is and who the code would make it. Nothing is
+ *       claimed until the player presses its button (a link someone sent must not swap
+ *       a player's identity for theirs); the code leaves the address bar at once.
  */
 
 import { api } from '../core/api.js';
@@ -45,7 +43,7 @@ function words(error) {
   return has(key) ? t(key) : errorText(null, error);
 }
 
-export function initTransfer({ onClaimed, hasGames }) {
+export function initTransfer({ onClaimed }) {
   const panel = document.querySelector('[data-transfer]');
   const make = panel.querySelector('[data-make-code]');
   const canvas = document.getElementById('transfer-qr');
@@ -101,11 +99,9 @@ export function initTransfer({ onClaimed, hasGames }) {
       showProblem('');
       toast(t('me.devices.claimed'), { kind: 'success' });
       await onClaimed();
-      return true;
     } catch (error) {
       form.dataset.claim = 'error';
       showProblem(words(error));
-      return false;
     } finally {
       button.disabled = false;
     }
@@ -117,18 +113,40 @@ export function initTransfer({ onClaimed, hasGames }) {
   });
   input.addEventListener('input', () => showProblem(''));
 
-  // The QR code's URL: prefill and claim, then drop the code from the address bar.
+  initSwitch(onClaimed);
+}
+
+/** The transfer link's confirmation (#switch-panel, rendered by the server). */
+function initSwitch(onClaimed) {
   const url = new URL(location.href);
-  const fromLink = url.searchParams.get('code');
-  if (!fromLink) return null;
-  input.value = fromLink;
-  url.searchParams.delete('code');
-  history.replaceState(null, '', url.pathname + url.search + url.hash);
-  return hasGames().then((mine) => {
-    if (!mine) return claim();
-    form.dataset.claim = 'confirm';
-    form.scrollIntoView({ block: 'center' });
-    input.focus({ preventScroll: true });
-    return false;
+  if (url.searchParams.has('code')) {
+    // The code is in the panel now: keep it out of the history, bookmarks and shares.
+    url.searchParams.delete('code');
+    history.replaceState(null, '', url.pathname + url.search + url.hash);
+  }
+  const panel = document.getElementById('switch-panel');
+  if (!panel) return;
+  panel.querySelector('[data-switch-cancel]').addEventListener('click', (event) => {
+    event.preventDefault(); // the page is /me already: just put the question away
+    panel.remove();
+  });
+  const confirm = panel.querySelector('[data-switch-confirm]');
+  if (!confirm) return; // the code cannot be used: the panel says why
+  const problem = document.getElementById('switch-error');
+  confirm.addEventListener('click', async () => {
+    confirm.disabled = true;
+    panel.dataset.switch = 'busy';
+    try {
+      await api('POST', '/api/me/claim', { code: panel.dataset.code });
+      panel.dataset.switch = 'done';
+      panel.hidden = true;
+      toast(t('me.devices.claimed'), { kind: 'success' });
+      await onClaimed();
+    } catch (error) {
+      panel.dataset.switch = 'error';
+      problem.textContent = words(error);
+      problem.hidden = false;
+      confirm.disabled = false;
+    }
   });
 }
