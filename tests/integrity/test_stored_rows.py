@@ -184,7 +184,7 @@ async def _drive(settings: Settings, plan: list[list[tuple[int, int, bool]]]) ->
         game, state = await reloaded(settings, game_id)
         db = make_engine(settings)
         try:
-            log = await services(db, settings).reads.log(game_id)
+            log = await services(db, settings).reads.log(game_id, OWNER)
         finally:
             await db.dispose()
         assert log.version == game.version == acked[game_id]
