@@ -21,7 +21,7 @@ from app.models import Game, GameStatus
 from engines.core.weighed import WeighedLRU
 
 LIVE_GAMES_BYTES = 128 * 1024 * 1024
-ROW_BYTES = 2048  # a game's row: its dataclass, params, seats and ids
+ROW_BYTES = 4096  # a game's row: its object, ids, params, seats and dumped state
 
 
 @dataclass(frozen=True)
