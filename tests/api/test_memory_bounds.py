@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi.testclient import TestClient
+
 from app.catalog import Catalog
 from app.config import Settings
 from app.limits import Admission, MemoryLimiter
 from app.live import ROW_BYTES, LiveGames
+from app.main import create_app
 from app.models import Game, GameStatus
 from app.replays import PLY_BYTES, Replays
 from engines.triangles import ENGINE as TRIANGLES
+from engines.triangles import board
+from tests.conftest import FakeClock
 
 CATALOG = Catalog({"triangles": TRIANGLES})
 PARAMS = TRIANGLES.parse_params({"field": "phone", "stars": 24, "opponent": "human"})
@@ -80,3 +85,19 @@ async def test_replays_keep_the_most_recent_within_their_budget() -> None:
     assert ["g1" in replays.kept, "g4" in replays.kept, "g5" in replays.kept] == [
         False, True, True
     ]  # fmt: skip
+
+
+def test_the_settings_bound_each_cache(settings: Settings) -> None:
+    mib = 1024 * 1024
+    bounded = settings.model_copy(
+        update={"board_cache_mib": 3, "live_games_mib": 2, "replays_mib": 1}
+    )
+    try:
+        with TestClient(create_app(bounded, clock=FakeClock())) as client:
+            services = client.app.state.services  # type: ignore[attr-defined]
+            assert board.BOARDS.budget == 3 * mib
+            assert services.lifecycle.workers.cache_budget == 3 * mib  # each worker's
+            assert services.moves.live._games.budget == 2 * mib
+            assert services.replays.kept.budget == 1 * mib
+    finally:
+        board.set_cache_budget(board.CACHE_BYTES)
