@@ -84,6 +84,11 @@ class Settings(BaseSettings):
     # this many processes (0: one per core), this many jobs waiting at most (0: 8 each).
     engine_workers: int = 0
     engine_queue: int = 0
+    # Memory for caches, in MiB: the boards an engine keeps (in every process, the engine
+    # workers too), the states of live games, and the states of replayed games.
+    board_cache_mib: int = Field(default=128, ge=0)
+    live_games_mib: int = Field(default=128, ge=0)
+    replays_mib: int = Field(default=64, ge=0)
 
     @property
     def async_database_url(self) -> str:

@@ -5,48 +5,61 @@ replay. This is safe because only active games are kept (their seats are settled
 every change bumps the version, so a version names exactly one row and state), rows
 are never changed in place (a commit makes a new one), and the commit's version guard
 still decides: a process behind another one loses the write, never corrupts it.
+
+The cache is bounded by memory: a state may hold a board (1.3 MiB and more for a
+180-star Triangles field), so each game weighs its engine's ``footprint`` of its state,
+and the least recently used games go beyond the budget.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from app.catalog import Catalog
 from app.models import Game, GameStatus
+from engines.core.weighed import WeighedLRU
 
-# A state holds its board (up to 1.1 MB for Triangles), so this is bounded like that
-# engine's own board cache.
-LIVE_GAMES = 1024
+LIVE_GAMES_BYTES = 128 * 1024 * 1024
+ROW_BYTES = 4096  # a game's row: its object, ids, params, seats and dumped state
 
 
 @dataclass(frozen=True)
 class Live:
     game: Game
     state: Any
+    weight: int
 
 
 class LiveGames:
-    def __init__(self, size: int = LIVE_GAMES) -> None:
-        self.size = size
-        self._games: OrderedDict[str, Live] = OrderedDict()
+    def __init__(self, catalog: Catalog, budget: int = LIVE_GAMES_BYTES) -> None:
+        self.catalog = catalog
+        self._games: WeighedLRU[str, Live] = WeighedLRU(budget, _weight)
 
     def at_version(self, game_id: str, version: int) -> Live | None:
         """The kept game if it is at exactly ``version``."""
         live = self._games.get(game_id)
         if live is None or live.game.version != version:
             return None
-        self._games.move_to_end(game_id)
         return live
 
     def remember(self, game: Game, state: Any) -> None:
         if game.status != GameStatus.ACTIVE:
-            self._games.pop(game.id, None)
+            self._games.pop(game.id)
             return
-        self._games[game.id] = Live(game, state)
-        self._games.move_to_end(game.id)
-        if len(self._games) > self.size:
-            self._games.popitem(last=False)
+        weight = ROW_BYTES + self.catalog.engine(game.engine).footprint([state])
+        self._games.put(game.id, Live(game, state, weight))
 
     def forget(self, game_id: str) -> None:
-        self._games.pop(game_id, None)
+        self._games.pop(game_id)
+
+    @property
+    def weight(self) -> int:
+        return self._games.weight
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+def _weight(live: Live) -> int:
+    return live.weight

@@ -5,7 +5,9 @@ clock (``tick`` at its ``at_ms``, as the move path does before every move) and i
 exactly as the move path applied them. The states of a whole game are kept together in a
 small LRU keyed by game id and version, so stepping through a game (a slider, autoplay)
 replays it once; a finished game never changes, and a running one only grows, so a newer
-version extends the kept sequence instead of starting over.
+version extends the kept sequence instead of starting over. The LRU is bounded by memory:
+a game weighs its engine's ``footprint`` of its states (a board shared by all of them
+counted once) and its log.
 
 Replaying runs on a thread, not in the worker pool: the fold itself is quick (a 330-ply
 Triangles game replays in ~15 ms once its board exists), but building a large board can
@@ -17,7 +19,6 @@ requests for the same game share one replay.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,12 +32,12 @@ from app.models import Game
 from app.snapshots import may_replay, replay_forbidden, seats_of, viewer_seat
 from app.store import Store
 from app.wire import Event, Replay, ReplayStep
+from engines.core.weighed import WeighedLRU
 
-REPLAY_GAMES = 64  # games whose states are kept
-# States kept over all of them, with their events: ~3 kB each for Blocks, ~7.6 kB for a
-# 120-star Triangles game (its board is shared by all its states and the engine's cache),
-# so at most ~120 MB for the longest games.
-REPLAY_STATES = 16_000
+# States ~3 kB each for Blocks, ~7.6 kB for a 120-star Triangles game, and its board
+# (shared by all its states and the engine's cache): 60 to 80 long games.
+REPLAYS_BYTES = 64 * 1024 * 1024
+PLY_BYTES = 1024  # a log entry as the store reads it, its events and scores
 CONCURRENT = 2  # replays running at once (each holds a thread and the GIL's attention)
 
 
@@ -50,6 +51,7 @@ class Replayed:
     events: list[list[Event]]
     scores: list[list[int]]
     entries: list[dict[str, Any]]
+    weight: int = 0  # bytes, about
 
 
 def fold(
@@ -101,15 +103,12 @@ class Replays:
         store: Store,
         catalog: Catalog,
         admission: Admission,
-        games: int = REPLAY_GAMES,
-        states: int = REPLAY_STATES,
+        budget: int = REPLAYS_BYTES,
     ) -> None:
         self.store = store
         self.catalog = catalog
         self.admission = admission
-        self.games = games
-        self.states = states
-        self.kept: OrderedDict[str, Replayed] = OrderedDict()
+        self.kept: WeighedLRU[str, Replayed] = WeighedLRU(budget, _weight)
         self.running: dict[tuple[str, int], asyncio.Future[Replayed]] = {}
         self.slots = asyncio.Semaphore(CONCURRENT)
 
@@ -168,7 +167,6 @@ class Replays:
         replay per game and version however many ask at once)."""
         kept = self.kept.get(game.id)
         if kept is not None and kept.version == game.version:
-            self.kept.move_to_end(game.id)
             return kept
         key = (game.id, game.version)
         running = self.running.get(key)
@@ -180,7 +178,7 @@ class Replays:
         try:
             replayed = await self._replay(game, engine, kept)
             future.set_result(replayed)
-            self.keep(game.id, replayed)
+            self.kept.put(game.id, replayed)
             return replayed
         except BaseException as error:
             future.set_exception(error)
@@ -200,20 +198,14 @@ class Replays:
             states, events, scores = await anyio.to_thread.run_sync(
                 fold_scored, engine, params, game.seed, entries, start
             )
-        if start is None:
-            return Replayed(game.version, states, events, scores, entries)
-        return Replayed(
-            game.version,
-            start.states + states,
-            start.events + events,
-            start.scores + scores,
-            start.entries + entries,
-        )
+        if start is not None:
+            states = start.states + states
+            events = start.events + events
+            scores = start.scores + scores
+            entries = start.entries + entries
+        weight = engine.footprint(states) + PLY_BYTES * len(entries)
+        return Replayed(game.version, states, events, scores, entries, weight)
 
-    def keep(self, game_id: str, replayed: Replayed) -> None:
-        self.kept[game_id] = replayed
-        self.kept.move_to_end(game_id)
-        total = sum(len(kept.states) for kept in self.kept.values())
-        while len(self.kept) > 1 and (len(self.kept) > self.games or total > self.states):
-            _, dropped = self.kept.popitem(last=False)
-            total -= len(dropped.states)
+
+def _weight(replayed: Replayed) -> int:
+    return replayed.weight

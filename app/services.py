@@ -32,6 +32,7 @@ from app.wire import PresenceFrame
 from app.workers import EngineWorkers
 
 log = logging.getLogger("app.presence")
+MIB = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,9 @@ class Services:
         settings: Settings,
     ) -> Services:
         catalog = Catalog(engines)
+        board_budget = settings.board_cache_mib * MIB
+        for engine in engines.values():
+            engine.bound_caches(board_budget)
         store = Store(db, serialize_writes=settings.is_sqlite)
         admission = Admission(limiter, settings)
         snapshots = Snapshots(store, presence, clock)
@@ -80,10 +84,12 @@ class Services:
                 return
             await hub.publish(game_id, PresenceFrame(presence=presence))
 
-        workers = EngineWorkers(settings.engine_workers, settings.engine_queue)
+        workers = EngineWorkers(
+            settings.engine_workers, settings.engine_queue, tuple(engines.values()), board_budget
+        )
         moves = MovePath(
             store,
-            LiveGames(),
+            LiveGames(catalog, settings.live_games_mib * MIB),
             hub,
             clock,
             catalog,
@@ -103,7 +109,7 @@ class Services:
             moves=moves,
             lifecycle=lifecycle,
             reads=Reads(store, moves, clock, catalog, snapshots, admission),
-            replays=Replays(store, catalog, admission),
+            replays=Replays(store, catalog, admission, settings.replays_mib * MIB),
             verifier=Verifier(catalog, admission),
             presence_notices=Throttle(announce_presence),
             admission=admission,

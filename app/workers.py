@@ -33,32 +33,55 @@ def _computer_move(engine: AnyEngine, state: Mapping[str, Any]) -> dict[str, Any
 
 
 def _new_game(engine: AnyEngine, params: Any, seed: int) -> Any:
-    """In a worker: a new game's state, sent back whole (its board included)."""
+    """In a worker: a new game's state, sent back whole (its board included: the
+    receiving process keeps it in its own board cache, or uses the copy it has)."""
     return engine.new_game(params, seed)
 
 
-_POOLS: dict[int, ProcessPoolExecutor] = {}
+def _bound_caches(engines: tuple[AnyEngine, ...], budget: int | None) -> None:
+    """In a new worker: the same bound on the engines' caches as in the server."""
+    if budget is not None:
+        for engine in engines:
+            engine.bound_caches(budget)
 
 
-def shared_pool(workers: int) -> ProcessPoolExecutor:
-    """One pool per process (apps made in the same process, as in tests, share it),
-    started on first use: most requests never need it. Workers are spawned, not forked,
-    so they inherit no event loop, sockets or threads."""
-    if workers not in _POOLS:
+_POOLS: dict[tuple[int, int | None], ProcessPoolExecutor] = {}
+
+
+def shared_pool(
+    workers: int, engines: tuple[AnyEngine, ...] = (), cache_budget: int | None = None
+) -> ProcessPoolExecutor:
+    """One pool per process and cache budget (apps made in the same process, as in
+    tests, share it), started on first use: most requests never need it. Workers are
+    spawned, not forked, so they inherit no event loop, sockets or threads."""
+    key = (workers, cache_budget)
+    if key not in _POOLS:
         context = multiprocessing.get_context("spawn")
-        _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context)
-    return _POOLS[workers]
+        _POOLS[key] = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_bound_caches, initargs=(engines, cache_budget)
+        )
+    return _POOLS[key]
 
 
 class EngineWorkers:
-    def __init__(self, workers: int = 0, queue_limit: int = 0) -> None:
+    def __init__(
+        self,
+        workers: int = 0,
+        queue_limit: int = 0,
+        engines: tuple[AnyEngine, ...] = (),
+        cache_budget: int | None = None,
+    ) -> None:
+        """``cache_budget``: bytes each worker's engine caches may hold (``engines``'
+        ``bound_caches``); None leaves the engines' defaults."""
         self.workers = workers or os.cpu_count() or 1
         self.queue_limit = queue_limit or 8 * self.workers
+        self.engines = engines
+        self.cache_budget = cache_budget
         self.pending = 0
 
     @property
     def pool(self) -> ProcessPoolExecutor:
-        return shared_pool(self.workers)
+        return shared_pool(self.workers, self.engines, self.cache_budget)
 
     async def _run(self, job: Callable[..., T], *args: Any) -> T:
         if self.pending >= self.queue_limit:

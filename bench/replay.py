@@ -28,7 +28,7 @@ from app.replays import Replays
 from engines.blocks import ENGINE as BLOCKS
 from engines.core.protocol import EngineError
 from engines.triangles import ENGINE as TRIANGLES
-from engines.triangles.board import get_board
+from engines.triangles import board
 
 BLOCKS_PLIES = 200
 STEP_MS = 1_000
@@ -111,7 +111,7 @@ async def times(
     cached: list[int] = []
     for run in range(runs):
         if cold:
-            get_board.cache_clear()
+            board.BOARDS.clear()
         replays = Replays(MemoryStore(game, entries), _catalog(engine), admission)
         admission.limiter = MemoryLimiter()
         start = time.perf_counter_ns()

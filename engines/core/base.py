@@ -13,7 +13,7 @@ with a ``params`` attribute (``params_of``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, cast
 
 from engines.core.errors import ErrorCode
@@ -46,6 +46,16 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
         builds something large for these params (a board's geometry) says True, and the
         server runs them off its event loop."""
         return False
+
+    state_bytes: int = 4096
+    """Default ``footprint``: a state weighs about this much (Blocks' and Pairs' 3 KiB)."""
+
+    def footprint(self, states: Sequence[StateT]) -> int:
+        """Default: ``state_bytes`` a state, nothing shared."""
+        return len(states) * self.state_bytes
+
+    def bound_caches(self, budget: int) -> None:
+        """Default: the engine caches nothing of its own."""
 
     # --- what every engine writes -------------------------------------------------------
     @abstractmethod

@@ -17,7 +17,7 @@ docs/engine-protocol.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
@@ -176,6 +176,15 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
     def costly_setup(self, params: ParamsT) -> bool:
         """True when ``new_game`` or ``load_state`` may take long for these params
         (building a large board): the server then runs them off its event loop."""
+        ...
+
+    def footprint(self, states: Sequence[StateT]) -> int:
+        """About how many bytes these states hold together (what they share, a board,
+        counted once): the server's caches of states are bounded by it."""
+        ...
+
+    def bound_caches(self, budget: int) -> None:
+        """Keep what the engine caches in this process (boards) within ``budget`` bytes."""
         ...
 
     def to_move(self, state: StateT) -> int | None:

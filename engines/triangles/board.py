@@ -11,32 +11,69 @@ A board is a star field (shape, count, seed). From the stars alone follow:
 - on demand, for a segment, the drawable segments it crosses (cached: the same lines
   come up again and again, in a game and in the computer's search).
 
-Boards are derived data: a small module-level cache keyed by (shape, count, seed)
-keeps the last few, so a server process or a search does not recompute them.
+Boards are derived data: a module-level cache keyed by (field, count, seed) keeps the
+most recently used ones, so a server process or a search does not recompute them. It is
+bounded by memory, not by count: a board weighs 90 KiB (24 stars) to 1.3 MiB (180) when
+built, and its crossing tables grow as lines are asked about (a computer's search on a
+180-star board can take it past 30 MiB), so each board carries an estimate of its own
+size (``nbytes``) and the cache drops the least recently used boards beyond its budget.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import chain
 from math import asin, atan2, tau
+from sys import getsizeof
+from typing import Any
 
 from engines.core.bits import bits
+from engines.core.weighed import WeighedLRU
 from engines.triangles.field import FIELDS, FieldShape, place_stars
 from engines.triangles.geometry import Point
 
-# A server keeps every live match's board warm: building one costs 3–200 ms, keeping
-# one costs 80 KiB (24 stars) to 1.1 MB (120 on a phone): 80 MB to 1.1 GB for all 1,024.
-# Least recently used boards go first.
-CACHE_SIZE = 1024
+BoardKey = tuple[str, int, int]  # field, count, seed
+
+# A server keeps the boards of its live games warm: building one costs 3–200 ms. This
+# default budget holds about a hundred 180-star boards, or over a thousand 24-star ones.
+CACHE_BYTES = 128 * 1024 * 1024
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+def _weight(board: Board) -> int:
+    return board.nbytes
+
+
+BOARDS: WeighedLRU[BoardKey, Board] = WeighedLRU(CACHE_BYTES, _weight)
+
+
+def set_cache_budget(budget: int) -> None:
+    """Bound this process's board cache to ``budget`` bytes (the boards it kept go,
+    unless the budget is the one it has)."""
+    global BOARDS
+    if budget != BOARDS.budget:
+        BOARDS = WeighedLRU(budget, _weight)
+
+
 def get_board(field: str, count: int, seed: int) -> Board:
-    """The board of a game number's field, count and seed (LRU-cached)."""
-    return Board.generate(FIELDS[field], count, seed)
+    """The board of a game number's field, count and seed (cached)."""
+    key = (field, count, seed)
+    board = BOARDS.get(key)
+    if board is None:  # built outside the cache's lock: this can take 200 ms
+        board = BOARDS.setdefault(key, Board.generate(FIELDS[field], count, seed))
+    return board
+
+
+def _restored(key: BoardKey | None, fields: dict[str, Any]) -> Board:
+    """A board sent from another process (a worker that built it): the one this
+    process's cache holds for its key when there is one, else this one, kept."""
+    if key is not None:
+        board = BOARDS.get(key)
+        if board is not None:
+            return board
+    board = Board.__new__(Board)
+    board.__dict__.update(fields, _side_masks={}, _crossings={}, nbytes=fields["base_nbytes"])
+    return board if key is None else BOARDS.setdefault(key, board)
 
 
 def pair_key(a: int, b: int, n: int) -> int:
@@ -78,11 +115,24 @@ class Board:
         self.side_of: dict[int, tuple[int, ...]] = {k: tuple(v) for k, v in sides.items()}
         self._side_masks: dict[int, int] = {}
         self._crossings: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.origin: BoardKey | None = None  # set by ``generate``: its field, count and seed
+        self.base_nbytes = _base_nbytes(self)
+        # An estimate of the bytes the board holds, its tables on demand included; threads
+        # may race to add to it, and an update lost now and then leaves an estimate.
+        self.nbytes = self.base_nbytes
 
     @classmethod
     def generate(cls, shape: FieldShape, count: int, seed: int) -> Board:
         stars, spacing = place_stars(shape, count, seed)
-        return cls(stars, shape.width, shape.height, shape.tolerance, spacing)
+        board = cls(stars, shape.width, shape.height, shape.tolerance, spacing)
+        board.origin = (shape.name, count, seed)
+        return board
+
+    def __reduce__(self) -> tuple[Any, tuple[BoardKey | None, dict[str, Any]]]:
+        """Pickled (from a worker process) without its tables on demand, and restored as
+        the receiving process's cached board for the same key (see ``_restored``)."""
+        fields = {k: v for k, v in self.__dict__.items() if k not in _ON_DEMAND}
+        return _restored, (self.origin, fields)
 
     def key(self, a: int, b: int) -> int:
         return pair_key(a, b, self.count)
@@ -93,6 +143,7 @@ class Board:
         if mask is None:
             mask = sum(1 << t for t in self.side_of.get(key, ()))
             self._side_masks[key] = mask
+            self.nbytes += _ENTRY + getsizeof(mask)
         return mask
 
     def crossings(self, a: int, b: int) -> tuple[tuple[int, int], ...]:
@@ -106,7 +157,28 @@ class Board:
         if found is None:
             found = _crossing_segments(self.stars, self.drawable, a, b)
             self._crossings[key] = found
+            self.nbytes += _ENTRY + getsizeof(found) + sum(_PAIR + getsizeof(m) for _, m in found)
         return found
+
+
+_ON_DEMAND = ("_side_masks", "_crossings", "nbytes")
+_ENTRY = 100  # a dict slot and its int key, as CPython 3.11 lays them out
+_PAIR = getsizeof((0, 0))
+
+
+def _base_nbytes(board: Board) -> int:
+    """The estimated size of what a board computes when built (``sys.getsizeof`` of each
+    object it holds; the star indexes below 256 are CPython's shared small ints)."""
+    stars = getsizeof(board.stars) + sum(
+        getsizeof(star) + getsizeof(star[0]) + getsizeof(star[1]) for star in board.stars
+    )
+    drawable = getsizeof(board.drawable) + sum(getsizeof(mask) for mask in board.drawable)
+    triangles = getsizeof(board.triangles) + len(board.triangles) * getsizeof((0, 0, 0))
+    side_of = getsizeof(board.side_of) + sum(
+        getsizeof(key) + getsizeof(sides) for key, sides in board.side_of.items()
+    )
+    side_of += len(board.triangles) * getsizeof(1 << 10)  # each triangle's index, shared
+    return 1024 + stars + drawable + triangles + side_of
 
 
 def _drawable_pairs(stars: tuple[Point, ...], tolerance: int, spacing: int) -> tuple[int, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.core.base import BaseEngine
@@ -10,10 +10,11 @@ from engines.core.errors import ErrorCode
 from engines.core.protocol import BadMove, Event, IllegalMove, Outcome, SeatKind
 from engines.core.rng import Rng
 from engines.triangles import ai, params, rules
+from engines.triangles.board import set_cache_budget
 from engines.triangles.clock import CONTROLS, LAG_MS
 from engines.triangles.moves import Claim, Line, Move, Resign, dump_move, parse_move
 from engines.triangles.params import COMPUTER_LEVELS, Params
-from engines.triangles.state import State, dump_state, load_state
+from engines.triangles.state import State, dump_state, footprint, load_state
 from engines.triangles.tactics import Tactics
 
 COSTLY_STARS = 60  # boards this large are built off the server's event loop
@@ -30,6 +31,14 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
     def costly_setup(self, params: Params) -> bool:
         """A board's geometry: a few ms for 24 stars, up to 200 ms for 180."""
         return params.stars >= COSTLY_STARS
+
+    def footprint(self, states: Sequence[State]) -> int:
+        """Their boards (90 KiB to 1.3 MiB and more, each counted once) and their own
+        lines and bitsets (3 to 9 KiB a state)."""
+        return footprint(states)
+
+    def bound_caches(self, budget: int) -> None:
+        set_cache_budget(budget)
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, **params.catalog()}

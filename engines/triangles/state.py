@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from sys import getsizeof
 from typing import Any
 
 from engines.core.errors import ErrorCode
@@ -120,3 +121,36 @@ def load_state(data: Mapping[str, Any]) -> State:
         )
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise BadParams(ErrorCode.BAD_STATE, f"not a Triangles state: {error}") from None
+
+
+def footprint(states: Sequence[State]) -> int:
+    """About how many bytes ``states`` hold together: each distinct board once, each
+    state's own tuples and bitsets, and once the lines and star bitsets that a game's
+    successive states share (counted from the one with the most lines)."""
+    if not states:
+        return 0
+    boards = {id(state.board): state.board.nbytes for state in states}
+    longest = max(states, key=lambda state: len(state.lines))
+    shared = (len(longest.lines) + len(longest.triangles)) * _ITEM
+    shared += sum(getsizeof(mask) for mask in longest.drawn + longest.alive)
+    return sum(boards.values()) + shared + sum(_own_bytes(state) for state in states)
+
+
+def _own_bytes(state: State) -> int:
+    """A state's object, containers and triangle bitsets, and the star bitsets its last
+    line changed (about four)."""
+    return (
+        _STATE
+        + getsizeof(state.lines)
+        + getsizeof(state.triangles)
+        + getsizeof(state.drawn)
+        + getsizeof(state.alive)
+        + getsizeof(state.live)
+        + getsizeof(state.one_drawn)
+        + getsizeof(state.two_drawn)
+        + 4 * getsizeof(state.alive[0])
+    )
+
+
+_STATE = 700  # the frozen dataclass and its __dict__, as CPython 3.11 lays them out
+_ITEM = 70  # a line's (a, b, seat) or a triangle's tuple of small ints

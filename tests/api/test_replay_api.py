@@ -390,12 +390,12 @@ def test_a_running_game_replayed_again_extends_the_kept_states(
     alice, _ = alice_bob
     created = play(alice, clock, "blocks", moves=2)
     assert replay(alice, created["id"], 2).json()["plies"] == 2
-    kept = client.app.state.services.replays.kept[created["id"]]
+    kept = client.app.state.services.replays.kept.get(created["id"])
     _, state, entries = state_from_log(alice, created["id"])
     clock.advance(STEP_MS)
     assert alice.move(created["id"], 2, blocks_move(state)).status_code == 200
     body = replay(alice, created["id"], 3, timeline="true").json()
-    extended = client.app.state.services.replays.kept[created["id"]]
+    extended = client.app.state.services.replays.kept.get(created["id"])
     assert len(kept.states) == 3 and len(extended.states) == 4
     assert all(a is b for a, b in zip(extended.states[:3], kept.states, strict=True))
     _, state, entries = state_from_log(alice, created["id"])
