@@ -316,7 +316,7 @@ async def follow(ws: WebSocket, connection: Connection, queue: Watch, since: int
         # The client went away, possibly mid-send (RuntimeError); the task group
         # delivers these wrapped in an ExceptionGroup, hence except*.
         pass
-    except* (SQLAlchemyError, ConnectionRefusedError) as group:
+    except* (SQLAlchemyError, OSError) as group:
         if not all(is_outage(error) for error in group.exceptions):
             raise
         # The state cannot be loaded: tell the client to come back shortly.
