@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from app.config import Settings
 from app.main import create_app
@@ -104,6 +105,30 @@ def test_a_stalled_database_answers_503_within_10_s_and_recovers(
         relay.resume()
         after = alice.post("/api/games", json={"game": "tally"})
         assert after.status_code == 201, after.text
+
+
+def test_a_socket_on_a_stalled_database_is_told_to_come_back(
+    database_relay: tuple[Relay, Settings], clock: FakeClock, players: Any
+) -> None:
+    relay, settings = database_relay
+    with TestClient(create_app(settings, engines={"tally": TALLY}, clock=clock)) as client:
+        (alice,) = players(client, "alice")
+        game = alice.new_game("tally")
+        relay.stall()
+
+        def close_code() -> int | None:
+            with alice.websocket(f"/ws/games/{game['id']}") as socket:
+                try:
+                    socket.receive_json()
+                except WebSocketDisconnect as closed:
+                    return closed.code
+            return None  # it was served
+
+        (code,) = answered_within([close_code], BOUND_S, relay.resume)
+        assert code == 1013  # try again later
+        relay.resume()
+        with alice.websocket(f"/ws/games/{game['id']}") as socket:
+            assert socket.receive_json()["type"] == "state"
 
 
 def test_a_locked_sqlite_file_answers_503_within_10_s(
