@@ -163,8 +163,8 @@ class RedisLimiter(Limiter):
 class FallbackLimiter(Limiter):
     """Redis's counters while Redis answers; this process's own (a MemoryLimiter) while
     it does not. The outage is logged once when it starts and once when it ends; in
-    between, Redis is tried again every ``RETRY_S`` (not on every event, each of which
-    would wait for its timeout while Redis is silent)."""
+    between, Redis is tried again every ``RETRY_S``, not on every event (each would wait
+    for its timeout while Redis is silent)."""
 
     RETRY_S = 5.0
 
@@ -214,7 +214,15 @@ class FallbackLimiter(Limiter):
         await self.redis.renew_forever()
 
     def _redis_worth_trying(self) -> bool:
-        return self.down_since is None or time.monotonic() >= self.retry_at
+        """While Redis is away, one event every ``RETRY_S`` tries it again (the others,
+        meanwhile, count here without waiting on it)."""
+        if self.down_since is None:
+            return True
+        now = time.monotonic()
+        if now < self.retry_at:
+            return False
+        self.retry_at = now + self.RETRY_S
+        return True
 
     def _lost(self, exc: BaseException) -> None:
         now = time.monotonic()

@@ -29,8 +29,11 @@ def redis_relay(settings: Settings) -> Iterator[tuple[Relay, Settings]]:
         pytest.skip("needs REDIS_URL")
     relay, url = relayed(REDIS_URL, 6379)
     try:
-        yield relay, settings.model_copy(
-            update={"redis_url": url, "redis_timeout_s": 0.5, "limit_creates_per_player_min": 5}
+        yield (
+            relay,
+            settings.model_copy(
+                update={"redis_url": url, "redis_timeout_s": 0.5, "limit_creates_per_player_min": 5}
+            ),
         )
     finally:
         relay.resume()

@@ -12,7 +12,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +21,6 @@ from starlette.websockets import WebSocketDisconnect
 from app.config import Settings
 from app.main import create_app
 from engines.reference.tally import ENGINE as TALLY
-from tests.api.test_startup import environment
 from tests.conftest import FakeClock
 from tests.faults.relay import Relay, relayed
 from tests.servers import ROOT, free_port
@@ -155,11 +153,11 @@ def test_a_locked_sqlite_file_answers_503_within_10_s(
         assert alice.post("/api/games", json={"game": "tally"}).status_code == 201
 
 
-def exits_within(database_url: str, tmp_path: Path, bound_s: float) -> tuple[float, list[str]]:
+def exits_within(database_url: str, bound_s: float) -> tuple[float, list[str]]:
     """Start ``python -m app`` on ``database_url``; the seconds until it ended non-zero,
     and the lines it wrote to stderr."""
-    env = environment(tmp_path, SECRET="stalls-secret", PORT=str(free_port()))
-    env["DATABASE_URL"] = database_url
+    env = {k: v for k, v in os.environ.items() if k not in ("HOST", "REDIS_URL")}
+    env.update(SECRET="stalls-secret", PORT=str(free_port()), DATABASE_URL=database_url)
     started = time.monotonic()
     process = subprocess.Popen(
         [sys.executable, "-m", "app"],
@@ -182,7 +180,7 @@ def exits_within(database_url: str, tmp_path: Path, bound_s: float) -> tuple[flo
 
 @pytest.mark.parametrize("database", ["refusing", "stalled"])
 def test_an_unreachable_database_at_start_ends_the_process_within_15_s(
-    tmp_path: Path, database: str
+    database: str,
 ) -> None:
     relay: Relay | None = None
     if database == "refusing":
@@ -194,7 +192,7 @@ def test_an_unreachable_database_at_start_ends_the_process_within_15_s(
         port = relay.port
     try:
         url = f"postgresql://games:hunter2@127.0.0.1:{port}/games"
-        took, lines = exits_within(url, tmp_path, STARTUP_BOUND_S)
+        took, lines = exits_within(url, STARTUP_BOUND_S)
     finally:
         if relay is not None:
             relay.close()
