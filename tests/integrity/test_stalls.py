@@ -5,6 +5,7 @@ refuses or stalls ends the process within the README's 15 s."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -200,3 +201,11 @@ def test_an_unreachable_database_at_start_ends_the_process_within_15_s(
     assert len(lines) == 1, lines
     assert lines[0].startswith("error: the database (postgresql at ") and "hunter2" not in lines[0]
     assert f"127.0.0.1:{port}/games" in lines[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_a_player_reads_why_in_their_language(lang: str) -> None:
+    """The page shows ``error.database_unavailable`` (it showed the generic "something
+    went wrong" before)."""
+    catalog = json.loads((ROOT / "static" / "i18n" / f"{lang}.json").read_text("utf-8"))
+    assert catalog["error.database_unavailable"] != catalog["error.generic"]
