@@ -50,6 +50,17 @@ class Settings(BaseSettings):
     # max_connections (100 by default): processes × (size + overflow) must stay below.
     db_pool_size: int = 20
     db_max_overflow: int = 20
+    # A database that goes silent (a network partition) is answered with 503
+    # `database_unavailable` instead of holding requests. A request waits at most for a
+    # pooled connection, then a connect, then one statement, then SQLAlchemy's 2 s to
+    # close a connection that timed out: 2 + 2 + 4 + 2 s, within 10 s. The statement
+    # bound is asyncpg's command_timeout, and SQLite's busy timeout.
+    db_pool_timeout_s: float = 2.0
+    db_connect_timeout_s: float = 2.0
+    db_statement_timeout_s: float = 4.0
+    # How long a Redis connect or command (limits, presence, publish) may take: a silent
+    # Redis fails fast, and limits go on counting in the process (app/limits.py).
+    redis_timeout_s: float = 2.0
     max_body_bytes: int = 64 * 1024
     ws_max_frame_bytes: int = 16 * 1024
     ws_messages_per_second: float = 20.0

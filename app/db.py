@@ -25,7 +25,12 @@ def make_engine(settings: Settings) -> AsyncEngine:
     url = settings.async_database_url
     if settings.is_sqlite:
         # timeout: how long a writer waits for another to finish (SQLite's busy timeout).
-        engine = create_async_engine(url, connect_args={"timeout": 30}, json_serializer=json_text)
+        engine = create_async_engine(
+            url,
+            connect_args={"timeout": settings.db_statement_timeout_s},
+            pool_timeout=settings.db_pool_timeout_s,
+            json_serializer=json_text,
+        )
 
         # Only pragmas that neither read the file nor return a row: a request cancelled
         # while its connection opens must not leave a statement holding a lock. (WAL
@@ -39,18 +44,28 @@ def make_engine(settings: Settings) -> AsyncEngine:
 
         return engine
     # No pre-ping: it would add a round trip to every checkout; stale connections are
-    # recycled instead.
+    # recycled instead. Every wait is bounded (see Settings): a silent server costs a
+    # request a few seconds and a 503, never a hang. A connection whose statement timed
+    # out is cancelled by asyncpg, or closed when the cancel cannot get through.
     return create_async_engine(
         url,
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
         pool_recycle=1800,
+        pool_timeout=settings.db_pool_timeout_s,
+        connect_args={
+            "timeout": settings.db_connect_timeout_s,
+            "command_timeout": settings.db_statement_timeout_s,
+        },
         json_serializer=json_text,
     )
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+FIRST_TRY_S = 3.0  # at start-up, the database gets at least this long, however late
 
 
 class DatabaseUnreachable(Exception):
@@ -65,31 +80,39 @@ def where(settings: Settings) -> str:
     return f"{url.get_backend_name()} at {url.host}:{url.port or 5432}/{url.database}"
 
 
-def wait_for_database(settings: Settings, within_s: float = 15.0) -> None:
+def wait_for_database(
+    settings: Settings, within_s: float = 15.0, since: float | None = None
+) -> None:
     """Return once the database answers ``SELECT 1``, trying until ``within_s`` has
-    passed; then raise DatabaseUnreachable. Runs its own event loop on a thread, so it
-    may be called while another loop runs (uvicorn imports the app inside its loop)."""
+    passed since ``since`` (a ``time.monotonic()``; by default, now); then raise
+    DatabaseUnreachable. The deadline bounds the whole wait, a try in flight included
+    (a silent server would otherwise hold each try for its connect timeout). Runs its
+    own event loop on a thread, so it may be called while another loop runs (uvicorn
+    imports the app inside its loop)."""
+    started = time.monotonic() if since is None else since
+    budget_s = max(FIRST_TRY_S, started + within_s - time.monotonic())
 
     async def probe() -> None:
         engine = create_async_engine(
             settings.async_database_url,
-            connect_args={} if settings.is_sqlite else {"timeout": 5},
+            connect_args={} if settings.is_sqlite else {"timeout": settings.db_connect_timeout_s},
         )
-        deadline = time.monotonic() + within_s
+        reason = "no answer"
         try:
-            while True:
-                try:
-                    async with engine.connect() as connection:
-                        await connection.execute(text("SELECT 1"))
-                    return
-                except (SQLAlchemyError, OSError) as exc:
-                    if time.monotonic() + 1 > deadline:
+            async with asyncio.timeout(budget_s):
+                while True:
+                    try:
+                        async with engine.connect() as connection:
+                            await connection.execute(text("SELECT 1"))
+                        return
+                    except (SQLAlchemyError, OSError) as exc:
                         reason = type(getattr(exc, "orig", None) or exc).__name__
-                        raise DatabaseUnreachable(
-                            f"the database ({where(settings)}) did not answer within "
-                            f"{within_s:.0f} s ({reason})"
-                        ) from None
                     await asyncio.sleep(1)
+        except TimeoutError:
+            raise DatabaseUnreachable(
+                f"the database ({where(settings)}) did not answer within "
+                f"{within_s:.0f} s ({reason})"
+            ) from None
         finally:
             await engine.dispose()
 

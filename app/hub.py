@@ -47,13 +47,19 @@ class HubUnavailable(Exception):
     """The hub cannot deliver other processes' messages now (Redis is unreachable)."""
 
 
-def redis_client(url: str) -> aioredis.Redis:
+def redis_client(url: str, timeout_s: float) -> aioredis.Redis:
     """The process's one Redis client, shared by the hub, presence and limits: at most
     ``REDIS_CONNECTIONS`` connections, however many sockets the process serves. Under a
     burst, callers wait up to ``REDIS_WAIT_S`` for a free connection instead of opening
-    more (idle connections would otherwise pile up after the burst)."""
+    more (idle connections would otherwise pile up after the burst). A connect or a
+    command waits at most ``timeout_s``, so a silent Redis cannot hold a request; the
+    hub's subscription reads wait for messages regardless (redis-py 8.1 and later)."""
     pool = aioredis.BlockingConnectionPool.from_url(
-        url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S, socket_connect_timeout=2
+        url,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=REDIS_WAIT_S,
+        socket_connect_timeout=timeout_s,
+        socket_timeout=timeout_s,
     )
     return aioredis.Redis(connection_pool=pool)
 

@@ -1,6 +1,7 @@
 """Limits per client: events per time window (games created) and slots held at once
 (open sockets). In one process they live in memory; with Redis they hold across every
-process of the site.
+process of the site, and while Redis cannot be reached each process counts in its own
+memory again: limits fail closed (per process is looser than per site, but never off).
 
 Cookies cost nothing, so each limit applies per player and, more generously, per client
 address (many real players share one address behind carrier-grade NAT).
@@ -13,6 +14,7 @@ import logging
 import time
 from abc import ABC, abstractmethod
 from collections import defaultdict
+from collections.abc import Callable
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
@@ -69,13 +71,14 @@ class Limiter(ABC):
 
 
 class MemoryLimiter(Limiter):
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
+        self.clock = clock  # seconds; tests hold it still, away from a window's end
         self.windows: dict[str, tuple[int, int]] = {}  # key -> (window number, count)
         self.slots: defaultdict[str, set[str]] = defaultdict(set)
 
     async def hit(self, key: str, limit: int, window_s: int) -> int | None:
-        now = time.monotonic()
+        now = self.clock()
         window = int(now // window_s)
         if len(self.windows) > 100_000:  # forget finished windows
             self.windows = {k: v for k, v in self.windows.items() if v[0] >= window}
@@ -157,8 +160,91 @@ class RedisLimiter(Limiter):
                 log.warning("renewing socket slots failed: %s", exc)
 
 
+class FallbackLimiter(Limiter):
+    """Redis's counters while Redis answers; this process's own (a MemoryLimiter) while
+    it does not. The outage is logged once when it starts and once when it ends; in
+    between, Redis is tried again every ``RETRY_S``, not on every event (each would wait
+    for its timeout while Redis is silent)."""
+
+    RETRY_S = 5.0
+
+    def __init__(self, redis: RedisLimiter) -> None:
+        super().__init__()
+        self.redis = redis
+        self.memory = MemoryLimiter()
+        self.local: set[tuple[str, str]] = set()  # slots taken in memory, given back there
+        self.down_since: float | None = None  # monotonic time of the outage's start
+        self.retry_at = 0.0
+
+    async def hit(self, key: str, limit: int, window_s: int) -> int | None:
+        if self._redis_worth_trying():
+            try:
+                wait = await self.redis.hit(key, limit, window_s)
+            except (RedisError, OSError) as exc:
+                self._lost(exc)
+            else:
+                self._answered()
+                return wait
+        return await self.memory.hit(key, limit, window_s)
+
+    async def _take(self, key: str, holder: str, limit: int) -> bool:
+        if self._redis_worth_trying():
+            try:
+                taken = await self.redis.take(key, holder, limit)
+            except (RedisError, OSError) as exc:
+                self._lost(exc)
+            else:
+                self._answered()
+                return taken
+        if not await self.memory.take(key, holder, limit):
+            return False
+        self.local.add((key, holder))
+        return True
+
+    async def _give_back(self, key: str, holder: str) -> None:
+        """Where the slot was taken. A Redis slot that cannot be given back now frees
+        itself when its lease runs out (the error is the caller's to log)."""
+        if (key, holder) in self.local:
+            self.local.discard((key, holder))
+            await self.memory.give_back(key, holder)
+        else:
+            await self.redis.give_back(key, holder)
+
+    async def renew_forever(self) -> None:
+        await self.redis.renew_forever()
+
+    def _redis_worth_trying(self) -> bool:
+        """While Redis is away, one event every ``RETRY_S`` tries it again (the others,
+        meanwhile, count here without waiting on it)."""
+        if self.down_since is None:
+            return True
+        now = time.monotonic()
+        if now < self.retry_at:
+            return False
+        self.retry_at = now + self.RETRY_S
+        return True
+
+    def _lost(self, exc: BaseException) -> None:
+        now = time.monotonic()
+        if self.down_since is None:
+            self.down_since = now
+            log.warning(
+                "limits: redis unreachable (%s); counting in this process until it is back",
+                type(exc).__name__,
+            )
+        self.retry_at = now + self.RETRY_S
+
+    def _answered(self) -> None:
+        if self.down_since is not None:
+            log.warning(
+                "limits: redis is back after %.0f s; counting across processes again",
+                time.monotonic() - self.down_since,
+            )
+            self.down_since = None
+
+
 def make_limiter(redis: aioredis.Redis | None) -> Limiter:
-    return RedisLimiter(redis) if redis is not None else MemoryLimiter()
+    return FallbackLimiter(RedisLimiter(redis)) if redis is not None else MemoryLimiter()
 
 
 class Admission:
@@ -270,11 +356,7 @@ class Admission:
 
     async def _count(self, action: str, what: str, keys: tuple[tuple[str, int], ...]) -> None:
         for key, limit in keys:
-            try:
-                wait = await self.limiter.hit(f"{action}:{key}", limit, 60)
-            except (RedisError, OSError) as exc:  # a flood backstop: serve regardless
-                log.warning("limits unavailable: %s", exc)
-                return
+            wait = await self.limiter.hit(f"{action}:{key}", limit, 60)
             if wait is not None:
                 raise AppError(
                     "rate_limited",

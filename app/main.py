@@ -80,7 +80,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = make_engine(settings)
-        redis = redis_client(settings.redis_url) if settings.redis_url else None
+        redis = (
+            redis_client(settings.redis_url, settings.redis_timeout_s)
+            if settings.redis_url
+            else None
+        )
         hub = make_hub(redis)
         presence = make_presence(redis)
         await hub.start()

@@ -19,8 +19,11 @@ RETRY_AFTER_S = 5
 
 
 def is_outage(error: BaseException) -> bool:
-    """True for errors that mean the database cannot be reached (not a bad query)."""
-    if isinstance(error, OperationalError | InterfaceError | PoolTimeout | OSError):
+    """True for errors that mean the database cannot be reached (not a bad query).
+    A silent database shows as a timeout: the pool's (no connection free in time), or
+    the builtin TimeoutError of a connect or statement that outlived its bound (asyncpg
+    raises it unwrapped; it is an OSError too)."""
+    if isinstance(error, OperationalError | InterfaceError | PoolTimeout | TimeoutError | OSError):
         return True
     return isinstance(error, DBAPIError) and error.connection_invalidated
 

@@ -290,13 +290,10 @@ class Seeks:
         raise not_found()
 
     async def _take_slot(self, key: str, holder: str) -> bool:
-        try:
-            return await self.admission.limiter.take(
-                key, holder, self.settings.limit_seek_polls_per_player
-            )
-        except (RedisError, OSError) as exc:  # a flood backstop: serve regardless
-            log.warning("limits unavailable: %s", exc)
-            return True
+        # Without Redis, the limiter counts in this process (it never fails open).
+        return await self.admission.limiter.take(
+            key, holder, self.settings.limit_seek_polls_per_player
+        )
 
     async def _give_back_slot(self, key: str, holder: str) -> None:
         try:

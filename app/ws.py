@@ -326,11 +326,8 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
     player_id: str | None = ws.scope.get("state", {}).get("player_id")
     address = ws.client.host if ws.client else "unknown"
     holder = secrets.token_urlsafe(8)
-    try:
-        admitted = await svc.admission.open_socket(player_id, address, holder)
-    except (RedisError, OSError) as exc:  # limits are a flood backstop: serve regardless
-        log.warning("socket limits unavailable: %s", exc)
-        admitted = True
+    # Without Redis, the limiter counts in this process (it never fails open).
+    admitted = await svc.admission.open_socket(player_id, address, holder)
     await ws.accept()
     if not admitted:
         await ws.close(CLOSE_POLICY, "too many sockets")
@@ -373,7 +370,7 @@ async def follow(ws: WebSocket, connection: Connection, queue: Watch, since: int
         # The client went away, possibly mid-send (RuntimeError); the task group
         # delivers these wrapped in an ExceptionGroup, hence except*.
         pass
-    except* (SQLAlchemyError, ConnectionRefusedError) as group:
+    except* (SQLAlchemyError, OSError) as group:
         if not all(is_outage(error) for error in group.exceptions):
             raise
         # The state cannot be loaded: tell the client to come back shortly.

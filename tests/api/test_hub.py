@@ -37,7 +37,7 @@ async def test_redis_hub_reconnects_after_the_connection_drops(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     assert REDIS_URL
-    redis = redis_client(REDIS_URL)
+    redis = redis_client(REDIS_URL, 2.0)
     hub, other = RedisHub(redis), RedisHub(redis)  # two processes' hubs
     await hub.start()
     await other.start()
@@ -76,7 +76,7 @@ async def test_an_unreadable_message_is_skipped_and_the_hub_listens_on(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     assert REDIS_URL
-    redis = redis_client(REDIS_URL)
+    redis = redis_client(REDIS_URL, 2.0)
     hub, other = RedisHub(redis), RedisHub(redis)  # two processes' hubs
     await hub.start()
     await other.start()

@@ -1,5 +1,6 @@
-"""A TCP relay on loopback that a test can cut and restore: the database or Redis
-behind it looks lost to the app, then comes back, without touching the real server."""
+"""A TCP relay on loopback that a test can cut and restore, or stall and resume: the
+database or Redis behind it looks lost to the app (refused, or silent as behind a network
+partition), then comes back, without touching the real server."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import threading
 from concurrent.futures import Future
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 
 class Relay:
@@ -18,6 +20,8 @@ class Relay:
         self.thread.start()
         self.server: asyncio.Server | None = None
         self.writers: set[asyncio.StreamWriter] = set()
+        self.flowing = asyncio.Event()  # cleared: a partition, bytes are held back
+        self.flowing.set()
 
     def _run(self, coroutine: Any) -> Any:
         future: Future[Any] = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
@@ -31,6 +35,16 @@ class Relay:
         """Stop listening and drop every relayed connection, as a lost server would."""
         self._run(self._cut())
 
+    def stall(self) -> None:
+        """Stop forwarding bytes, keeping every connection open and accepting new ones,
+        as a network partition does: the app sees silence, not an error."""
+        self._run(self._set_flowing(False))
+
+    def resume(self) -> None:
+        """Forward again, the bytes held back during the stall first (as TCP would
+        retransmit them once the network heals)."""
+        self._run(self._set_flowing(True))
+
     def close(self) -> None:
         self.cut()
         self._run(self._finish())
@@ -40,6 +54,12 @@ class Relay:
     async def _start(self) -> None:
         self.server = await asyncio.start_server(self._relay, "127.0.0.1", self.port)
         self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _set_flowing(self, flowing: bool) -> None:
+        if flowing:
+            self.flowing.set()
+        else:
+            self.flowing.clear()
 
     async def _cut(self) -> None:
         if self.server is not None:
@@ -58,16 +78,20 @@ class Relay:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.writers.add(writer)
         try:
+            await self.flowing.wait()  # behind a partition, the server hears of no one
             upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
-        except OSError:
+        except (OSError, asyncio.CancelledError):
+            self.writers.discard(writer)
             writer.transport.abort()
             return
-        self.writers.update((writer, upstream_writer))
+        self.writers.add(upstream_writer)
 
         async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
             try:
                 while data := await source.read(65536):
+                    await self.flowing.wait()
                     sink.write(data)
                     await sink.drain()
             except (OSError, asyncio.CancelledError):
@@ -77,3 +101,14 @@ class Relay:
 
         await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
         self.writers.difference_update((writer, upstream_writer))
+
+
+def relayed(url: str, default_port: int) -> tuple[Relay, str]:
+    """A started relay to the server of ``url``, and the same URL pointing at the relay."""
+    parts = urlsplit(url)
+    relay = Relay(parts.hostname or "127.0.0.1", parts.port or default_port)
+    relay.start()
+    netloc = parts.netloc.rsplit("@", 1)
+    host = f"127.0.0.1:{relay.port}"
+    new_netloc = f"{netloc[0]}@{host}" if len(netloc) == 2 else host
+    return relay, urlunsplit(parts._replace(netloc=new_netloc))

@@ -10,7 +10,6 @@ import sys
 import time
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,21 +19,11 @@ from app.config import Settings
 from app.main import create_app
 from engines.reference.tally import ENGINE as TALLY
 from tests.conftest import FakeClock
-from tests.faults.relay import Relay
+from tests.faults.relay import Relay, relayed
 from tests.servers import ROOT, free_port
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
-
-
-def relayed(url: str, default_port: int) -> tuple[Relay, str]:
-    parts = urlsplit(url)
-    relay = Relay(parts.hostname or "127.0.0.1", parts.port or default_port)
-    relay.start()
-    netloc = parts.netloc.rsplit("@", 1)
-    host = f"127.0.0.1:{relay.port}"
-    new_netloc = f"{netloc[0]}@{host}" if len(netloc) == 2 else host
-    return relay, urlunsplit(parts._replace(netloc=new_netloc))
 
 
 def wait_until(check: Any, within_s: float = 15.0) -> float:
