@@ -33,6 +33,32 @@ def migrate(env: dict[str, str]) -> None:
         raise RuntimeError(f"alembic upgrade head failed:\n{result.stdout}\n{result.stderr}")
 
 
+def fresh_postgres_database(url: str, suffix: str) -> str:
+    """An empty PostgreSQL database beside ``url``'s (``<name>_<suffix>``, dropped and
+    made again), for a server that must not share the tests' tables; its URL."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    import asyncpg
+    from sqlalchemy import make_url
+
+    parsed = make_url(url)
+    name = f"{parsed.database}_{suffix}"
+    plain = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def recreate() -> None:
+        connection = await asyncpg.connect(plain)
+        try:
+            await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await connection.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await connection.close()
+
+    with ThreadPoolExecutor(1) as pool:  # its own event loop, whatever runs in this thread
+        pool.submit(asyncio.run, recreate()).result(timeout=60)
+    return parsed.set(database=name).render_as_string(hide_password=False)
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.servers import migrate, start_uvicorn, stop
+from tests.servers import fresh_postgres_database, migrate, start_uvicorn, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -61,6 +61,10 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not database_url:
         database_url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('e2e-db') / 'e2e.sqlite3'}"
         env["DATABASE_URL"] = database_url
+    else:
+        # A database of its own: the other tests empty theirs between tests, and run on a
+        # fake clock this server's flag sweeper (on the real one) would see as overdue.
+        env["DATABASE_URL"] = fresh_postgres_database(database_url, "e2e")
     migrate(env)
     env.setdefault("SECRET", "e2e-" + secrets.token_hex(16))
     log = tmp_path_factory.mktemp("e2e-server") / "uvicorn.log"
