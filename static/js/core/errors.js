@@ -4,7 +4,7 @@
  *   errorText(game, error) → games.<game>.error.<code> (a game's own wording) or else
  *                            error.<code> (one message per code for every game) or else the
  *                            network / generic message; the refusal's details fill its
- *                            placeholders (error.rated_needs_games: {needed}, {finished})
+ *                            named variables (rated_needs_games: needed, finished)
  */
 
 import { has, t } from './i18n.js';
