@@ -8,6 +8,7 @@ import secrets
 import time
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -100,6 +101,15 @@ class Settings(BaseSettings):
     board_cache_mib: int = Field(default=128, ge=0)
     live_games_mib: int = Field(default=128, ge=0)
     replays_mib: int = Field(default=64, ge=0)
+    # Operating it (README "Operating it"): the longest a SIGTERM'd process takes to
+    # drain and exit; who may read /metrics; the log's form.
+    shutdown_s: float = Field(default=10.0, gt=3.0)
+    metrics_allow_ips: str = Field(
+        default="127.0.0.1,::1",
+        description="Addresses or networks (comma-separated) served /metrics; others get 404.",
+    )
+    log_format: Literal["text", "json"] = "text"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
 
     @property
     def async_database_url(self) -> str:
@@ -121,6 +131,14 @@ class Settings(BaseSettings):
         return frozenset(
             item.strip().rstrip("/").lower()
             for item in self.allowed_origins.split(",")
+            if item.strip()
+        )
+
+    @property
+    def metrics_networks(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+        return tuple(
+            ipaddress.ip_network(item.strip(), strict=False)
+            for item in self.metrics_allow_ips.split(",")
             if item.strip()
         )
 
