@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from app.metrics import COMMIT_BATCH
 from app.models import Game
 from app.statements import Advance
 from app.store import Store
@@ -50,6 +51,7 @@ class GroupCommit:
     async def _write(self) -> None:
         while self.waiting:
             batch = self._next_batch()
+            COMMIT_BATCH.observe(len(batch))
             try:
                 if len(batch) == 1:
                     ((only, _),) = batch

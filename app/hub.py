@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -23,6 +24,7 @@ from pydantic import ValidationError
 from redis.exceptions import RedisError
 
 from app.batching import Batched
+from app.metrics import HUB_PUBLISH
 from app.wire import HUB_MESSAGE, HubMessage
 
 log = logging.getLogger("app.hub")
@@ -65,6 +67,8 @@ def redis_client(url: str, timeout_s: float) -> aioredis.Redis:
 
 
 class Hub(Protocol):
+    @property
+    def connected(self) -> bool: ...
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
     async def publish(self, game_id: str, message: HubMessage) -> None: ...
@@ -119,6 +123,8 @@ class Subscribers:
 
 
 class LocalHub:
+    connected = True  # within the process: never lost
+
     def __init__(self) -> None:
         self.subscribers = Subscribers()
 
@@ -153,6 +159,10 @@ class RedisHub:
         self.origin = secrets.token_hex(8).encode() + b"\n"  # tags this process's messages
         self._published = Batched(self._publish_all)
 
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen(), name="redis-hub")
 
@@ -170,8 +180,10 @@ class RedisHub:
         processes (this process skips its own messages when they come back)."""
         self.subscribers.deliver(game_id, message)
         payload = self.origin + message.model_dump_json().encode()
+        started = time.perf_counter()
         try:
             await self._published((self.CHANNEL_PREFIX + game_id, payload))
+            HUB_PUBLISH.observe(time.perf_counter() - started)
         except (RedisError, OSError) as exc:
             # The move is committed already; other processes' watchers catch up when they
             # resume.

@@ -69,13 +69,20 @@ class IdentityMiddleware:
     without a valid cookie is a spectator.
     """
 
-    def __init__(self, app: ASGIApp, signer: CookieSigner, secure: bool = False) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        signer: CookieSigner,
+        secure: bool = False,
+        anonymous: frozenset[str] = frozenset(),
+    ) -> None:
         self.app = app
         self.signer = signer
         self.secure = secure  # always Secure, even over plain HTTP
+        self.anonymous = anonymous  # paths served to no player (probes): no cookie
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] not in ("http", "websocket") or scope["path"] in self.anonymous:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])

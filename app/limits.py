@@ -22,6 +22,7 @@ from redis.exceptions import RedisError
 from app.batching import Batched
 from app.config import Settings
 from app.errors import AppError
+from app.metrics import RATE_LIMITED
 
 log = logging.getLogger("app.limits")
 
@@ -358,6 +359,7 @@ class Admission:
         for key, limit in keys:
             wait = await self.limiter.hit(f"{action}:{key}", limit, 60)
             if wait is not None:
+                RATE_LIMITED.labels(action).inc()
                 raise AppError(
                     "rate_limited",
                     f"at most {limit} {what} a minute; try again in {wait} s",

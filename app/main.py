@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp
 
-from app import pages, ws
+from app import health, metrics, pages, ws
 from app.api import games as games_routes
 from app.api import me as me_routes
 from app.api import players as players_routes
@@ -26,10 +26,12 @@ from app.api import replays as replay_routes
 from app.api import seeks as seeks_routes
 from app.assets import StaticTree, site_assets
 from app.clock import Clock, SystemClock
-from app.collector import collect_young_forever
+from app.collector import collect_young_forever, time_pauses
 from app.config import MissingSecret, Settings, get_settings
 from app.db import make_engine
+from app.drain import Drain
 from app.errors import AppError
+from app.health import PROBE_PATHS, Readiness
 from app.hub import make_hub, redis_client
 from app.identity import CookieSigner, IdentityMiddleware
 from app.limits import make_limiter
@@ -39,6 +41,7 @@ from app.middleware import (
     SecurityHeadersMiddleware,
     TrustedProxyMiddleware,
 )
+from app.observe import RequestObserver
 from app.outage import OUTAGES, is_outage
 from app.presence import make_presence
 from app.services import Services
@@ -48,7 +51,7 @@ from engines.core.protocol import Engine
 
 log = logging.getLogger("app")
 
-STOP_WITHIN_S = 5.0  # how long shutdown waits for a flag sweep in progress
+STOP_WITHIN_S = 3.0  # how long shutdown waits for a flag sweep in progress
 
 
 class Site(FastAPI):
@@ -57,9 +60,21 @@ class Site(FastAPI):
 
     def build_middleware_stack(self) -> ASGIApp:
         settings: Settings = self.state.settings
-        inner = TrustedProxyMiddleware(super().build_middleware_stack(), settings.trusted_proxies)
+        secret = settings.secret or ""
+        observed = RequestObserver(super().build_middleware_stack(), CookieSigner(secret), secret)
+        inner = TrustedProxyMiddleware(observed, settings.trusted_proxies)
         # uvicorn types its middleware's __call__ with its own scope types; it is ASGI.
         return SecurityHeadersMiddleware(cast(ASGIApp, inner))
+
+
+def observe(services: Services) -> None:
+    """Point the gauges of app/metrics.py at this process's services."""
+    metrics.watch(
+        hub_connected=lambda: services.hub.connected,
+        engine_queue=lambda: services.moves.workers.pending,
+        live_games=lambda: len(services.moves.live),
+        seeks_waiting=lambda: len(services.seeks.polls),
+    )
 
 
 def create_app(
@@ -93,6 +108,11 @@ def create_app(
             db, hub, presence, limiter, clock or SystemClock(), engines, settings
         )
         app.state.services = services
+        readiness = Readiness(db, redis)
+        app.state.readiness = readiness
+        app.state.drain = Drain(readiness)
+        observe(services)
+        time_pauses()
         app.state.message_budgets = MessageBudgets(
             settings.ws_messages_per_second, settings.ws_burst
         )
@@ -113,12 +133,15 @@ def create_app(
             collector.cancel()
             services.presence_notices.cancel()
             await hub.stop()
+            await readiness.close()
             if redis is not None:
                 await redis.aclose()
             await db.dispose()
 
     app = Site(title="Games", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
+    app.include_router(health.router)
+    app.include_router(metrics.router)
     app.include_router(games_routes.router)
     app.include_router(players_routes.router)
     app.include_router(me_routes.router)
@@ -172,7 +195,10 @@ def create_app(
     # that accept gzip (sockets are not touched).
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(
-        IdentityMiddleware, signer=CookieSigner(settings.secret), secure=settings.cookie_secure
+        IdentityMiddleware,
+        signer=CookieSigner(settings.secret),
+        secure=settings.cookie_secure,
+        anonymous=PROBE_PATHS,
     )
     app.add_middleware(
         BodyLimitMiddleware,

@@ -10,6 +10,7 @@ computer move never holds a database lock; a race is lost with a 409, never half
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ from app.errors import AppError, from_engine
 from app.hub import Hub
 from app.limits import Admission
 from app.live import LiveGames
+from app.metrics import MOVE_SECONDS, MOVES
 from app.models import COMPUTER, Game, GameStatus
 from app.snapshots import Snapshots, hub_views, outcome_of, seats_of, viewer_seat
 from app.store import Store
@@ -62,6 +64,11 @@ class Played:
     events: list[Event]
 
 
+@dataclass
+class MoveLabels:
+    game: str = "unknown"  # until the game is found
+
+
 class MovePath:
     def __init__(
         self,
@@ -95,9 +102,33 @@ class MovePath:
         from_memory: bool = True,
     ) -> Played:
         """Check a move against the seat, the status and the version, play it (and the
-        computer's replies), commit and publish."""
+        computer's replies), commit and publish; counted and timed (app/metrics.py)."""
+        started = time.perf_counter()
+        seen = MoveLabels()
+        try:
+            played = await self._attempt(game_id, player_id, version, raw_move, seen, from_memory)
+        except AppError as error:
+            MOVES.labels(seen.game, error.code).inc()
+            raise
+        except Exception:
+            MOVES.labels(seen.game, "failed").inc()
+            raise
+        MOVES.labels(seen.game, "accepted").inc()
+        MOVE_SECONDS.labels(seen.game).observe(time.perf_counter() - started)
+        return played
+
+    async def _attempt(
+        self,
+        game_id: str,
+        player_id: str | None,
+        version: int,
+        raw_move: Mapping[str, Any],
+        seen: MoveLabels,
+        from_memory: bool = True,
+    ) -> Played:
         live = self.live.at_version(game_id, version) if from_memory else None
         game = live.game if live else await self.store.game(game_id)
+        seen.game = game.engine
         engine = self.catalog.engine(game.engine)
         state = live.state if live else await self.workers.load(engine, game)
         mine = seats_of(game, player_id)
@@ -117,7 +148,9 @@ class MovePath:
             step = await self._play(game, engine, state, engine.parse_move(raw_move), mine)
         except EngineError as error:
             if live:  # memory may be behind another process: the database decides
-                return await self.play(game_id, player_id, version, raw_move, from_memory=False)
+                return await self._attempt(
+                    game_id, player_id, version, raw_move, seen, from_memory=False
+                )
             raise from_engine(error) from None
         game, state = await self.commit(game, engine, step)
         return Played(game, state, step.events)

@@ -30,6 +30,7 @@ from app.errors import AppError, from_engine
 from app.hub import Hub, HubUnavailable, Resync
 from app.lifecycle import Lifecycle
 from app.limits import Admission
+from app.metrics import RATE_LIMITED
 from app.models import Game, Seek
 from app.store import Store
 from app.wire import HubMessage, SeekPairedFrame, SeekState
@@ -201,6 +202,7 @@ class Seeks:
         poll = Poll(asyncio.Queue(8))
         key = f"seekpolls:player:{player_id}"
         if not await self._take_slot(key, poll.holder):
+            RATE_LIMITED.labels("seek_polls").inc()
             raise AppError(
                 "rate_limited",
                 "too many open polls; close another tab first",

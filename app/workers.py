@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -21,6 +22,7 @@ import anyio
 
 from app.catalog import AnyEngine
 from app.errors import AppError
+from app.metrics import ENGINE_JOB
 from app.models import Game
 
 T = TypeVar("T")
@@ -83,7 +85,7 @@ class EngineWorkers:
     def pool(self) -> ProcessPoolExecutor:
         return shared_pool(self.workers, self.engines, self.cache_budget)
 
-    async def _run(self, job: Callable[..., T], *args: Any) -> T:
+    async def _run(self, kind: str, job: Callable[..., T], *args: Any) -> T:
         if self.pending >= self.queue_limit:
             raise AppError(
                 "busy",
@@ -91,24 +93,30 @@ class EngineWorkers:
                 headers={"Retry-After": "1"},
             )
         self.pending += 1
+        started = time.perf_counter()
         try:
             return await asyncio.get_running_loop().run_in_executor(self.pool, job, *args)
         finally:
             self.pending -= 1
+            ENGINE_JOB.labels(kind).observe(time.perf_counter() - started)
 
     async def computer_move(self, engine: AnyEngine, state: Any) -> Any:
         """The computer's move for ``state``, worked out in the pool."""
-        move = await self._run(_computer_move, engine, engine.dump_state(state))
+        move = await self._run("computer_move", _computer_move, engine, engine.dump_state(state))
         return engine.parse_move(move)
 
     async def new_game(self, engine: AnyEngine, params: Any, seed: int) -> Any:
         if not engine.costly_setup(params):
             return engine.new_game(params, seed)
-        return await self._run(_new_game, engine, params, seed)
+        return await self._run("new_game", _new_game, engine, params, seed)
 
     async def load(self, engine: AnyEngine, game: Game) -> Any:
         """A game's stored state, loaded on a thread when that may rebuild a costly
         board."""
         if not engine.costly_setup(engine.parse_params(game.params)):
             return engine.load_state(game.state)
-        return await anyio.to_thread.run_sync(engine.load_state, game.state)
+        started = time.perf_counter()
+        try:
+            return await anyio.to_thread.run_sync(engine.load_state, game.state)
+        finally:
+            ENGINE_JOB.labels("load").observe(time.perf_counter() - started)

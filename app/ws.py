@@ -27,8 +27,10 @@ from pydantic import BaseModel
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
+from app.drain import CLOSE_RESTART, Drain
 from app.errors import AppError
 from app.hub import HubUnavailable, Resync, Watch
+from app.metrics import RATE_LIMITED
 from app.outage import OUTAGES, is_outage
 from app.presence import Lease
 from app.services import Services
@@ -47,7 +49,6 @@ log = logging.getLogger("app.ws")
 
 CLOSE_TOO_BIG = 1009
 CLOSE_POLICY = 1008
-CLOSE_RESTART = 1012
 CLOSE_TRY_AGAIN = 1013
 CLOSE_NOT_FOUND = 4404
 # A sync sends the moves a client missed only while they fit in one frame; a client
@@ -172,6 +173,10 @@ class Connection:
         async with self.send_lock:
             await self.ws.send_text(text)
 
+    async def close(self, code: int, reason: str) -> None:
+        async with self.send_lock:  # never in the middle of a frame being sent
+            await self.ws.close(code, reason)
+
     async def send_state(self, since: int | None) -> None:
         """Send the full state. A socket whose player holds a seat it did not hold before
         (on connect, or after taking the seat through ``/join``) then takes its leases."""
@@ -253,6 +258,7 @@ class Connection:
                 if self.flood.refused():
                     await self.ws.close(CLOSE_POLICY, "too many messages")
                     return
+                RATE_LIMITED.labels("ws_messages").inc()
                 await self.refuse(id_of(message), AppError("rate_limited", "slow down"))
                 continue
             await self.handle(message)
@@ -330,6 +336,7 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
     admitted = await svc.admission.open_socket(player_id, address, holder)
     await ws.accept()
     if not admitted:
+        RATE_LIMITED.labels("sockets").inc()
         await ws.close(CLOSE_POLICY, "too many sockets")
         return
     try:
@@ -345,12 +352,19 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
 
 async def serve(ws: WebSocket, svc: Services, game_id: str, since: int | None, holder: str) -> None:
     connection = Connection(ws, svc, game_id, holder)
+    drain: Drain = ws.app.state.drain
+    if drain.started:  # this process is about to stop: the client goes to another
+        await ws.close(CLOSE_RESTART, "server restarting")
+        return
+    drain.sockets.add(connection)
     try:
         async with svc.hub.watch(game_id) as queue:
             await follow(ws, connection, queue, since)
     except HubUnavailable as exc:  # raised on entering only: nothing was sent yet
         log.warning("socket for game %s refused: %s", game_id, exc)
         await ws.close(CLOSE_TRY_AGAIN, "live updates unavailable; reconnect shortly")
+    finally:
+        drain.sockets.discard(connection)
 
 
 async def follow(ws: WebSocket, connection: Connection, queue: Watch, since: int | None) -> None:

@@ -101,6 +101,10 @@ def test_database_lost_and_back(
             assert "content-security-policy" in answer.headers
         moved = alice.move(game["id"], 0, {"type": "add", "n": 1})
         assert moved.status_code == 503
+        # Alive, but not to be sent traffic (the readiness check is cached for a second).
+        assert client.get("/healthz").status_code == 200
+        wait_until(lambda: client.get("/readyz").status_code == 503)
+        assert client.get("/readyz").json()["checks"]["database"] == "down"
     outage_lines = [r for r in caplog.records if "database unavailable" in r.getMessage()]
     assert len(outage_lines) == 1
     assert not [r for r in caplog.records if r.exc_info]  # no traceback per request
@@ -108,6 +112,7 @@ def test_database_lost_and_back(
     took = wait_until(lambda: alice.get(f"/api/games/{game['id']}").status_code == 200)
     print(f"database back: answering again after {took:.2f} s")
     assert alice.move(game["id"], 0, {"type": "add", "n": 1}).status_code == 200
+    wait_until(lambda: client.get("/readyz").status_code == 200)
 
 
 @pytest.fixture
@@ -150,6 +155,10 @@ def test_redis_lost_mid_match_and_back(
         with first.websocket(url) as refused, pytest.raises(WebSocketDisconnect) as closed:
             refused.receive_json()
         assert closed.value.code == 1013  # told at once to come back later
+        # Reported, but still ready: moves and reads go on without Redis.
+        wait_until(lambda: client.get("/readyz").json()["checks"].get("redis") == "down")
+        assert client.get("/readyz").status_code == 200
+        assert hub.connected is False  # what nook_hub_connected reads
         relay.start()
         took = wait_until(hub._connected.is_set)
         print(f"redis back: hub reconnected after {took:.2f} s")
