@@ -36,7 +36,8 @@ for _collector in (GC_COLLECTOR, PLATFORM_COLLECTOR):
     except KeyError:  # already gone (the module was loaded again)
         pass
 
-disable_created_metrics()  # a "_created" twin of every counter doubles the scrape for nothing
+# A "_created" twin of every counter would double the scrape for nothing.
+disable_created_metrics()  # type: ignore[no-untyped-call]
 
 # Move answers are a few milliseconds when all is well and seconds under an outage.
 LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

@@ -102,6 +102,34 @@ def start_uvicorn(env: dict[str, str], log: Path) -> tuple[subprocess.Popen[byte
     return process, base_url
 
 
+def start_app(
+    env: dict[str, str], log: Path, port: int | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``python -m app`` (as production runs it: the SIGTERM drain, the log
+    settings) on ``port`` or a free one; returns once its /readyz answers 200."""
+    port = port or free_port()
+    env = {**env, "HOST": "127.0.0.1", "PORT": str(port)}
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"python -m app exited:\n{log.read_text(errors='replace')}")
+        try:
+            with urllib.request.urlopen(f"{base_url}/readyz", timeout=1) as response:
+                if response.status == 200:
+                    return process, base_url
+        except (urllib.error.URLError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            stop(process)
+            raise RuntimeError(f"python -m app not ready in 30 s:\n{log.read_text()}")
+        time.sleep(0.1)
+
+
 def stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is not None:
         return

@@ -1,0 +1,216 @@
+"""SIGTERM, as docker, systemd and Kubernetes send it, to ``python -m app`` serving
+online matches with the JSON log (README "Operating it").
+
+At the signal, moves are in flight on every match. ``/readyz`` must answer 503 at once,
+every socket must be closed with 1012 within 3 s, and the process must exit by itself,
+with status 0, within SHUTDOWN_S. Started again on the same database, every move that was
+acknowledged is in its game's log, and every log replays to the stored board. Every line
+the process wrote is one JSON object, none a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from app.identity import COOKIE, CookieSigner
+from engines.core.replay import replay
+from engines.triangles import ENGINE as TRIANGLES
+from tests.servers import fresh_postgres_database, migrate, start_app, stop
+
+SECRET = "drain-secret-".ljust(40, "x")
+SHUTDOWN_S = 10
+MATCHES = 4
+
+
+@pytest.fixture
+def site_env(tmp_path: Path) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "SECRET": SECRET,
+        "LOG_FORMAT": "json",
+        "SHUTDOWN_S": str(SHUTDOWN_S),
+        "LIMIT_CREATES_PER_IP_MIN": "1000",
+    }
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):  # its own database: the tests' tables stay untouched
+        env["DATABASE_URL"] = fresh_postgres_database(url, "drain")
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'drain.sqlite3'}"
+    migrate(env)
+    return env
+
+
+class Socket:
+    """One player's socket: every frame it gets, its acks, and how and when it closed."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.acks: list[int] = []
+        self.closed_at: float | None = None
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                frame = json.loads(raw)
+                if frame["type"] == "ack":
+                    self.acks.append(frame["version"])
+                await self.frames.put(frame)
+        except websockets.ConnectionClosed:
+            pass
+        self.closed_at = time.monotonic()
+
+    async def next(self, kind: str) -> dict[str, Any]:
+        while True:
+            frame = await asyncio.wait_for(self.frames.get(), timeout=15)
+            if frame["type"] == kind:
+                return frame
+
+
+class Match:
+    def __init__(self, base_url: str, number: int) -> None:
+        self.base_url = base_url
+        self.cookies = [
+            f"{COOKIE}={CookieSigner(SECRET).sign(f'drain-{number}-{seat}-'.ljust(22, '0'))}"
+            for seat in (0, 1)
+        ]
+        self.game_id = ""
+        self.version = 0
+        self.sockets: list[Socket] = []
+
+    def http(self, seat: int) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.base_url, headers={"cookie": self.cookies[seat]})
+
+    async def start(self) -> None:
+        async with self.http(0) as http:
+            params = {"opponent": "online", "stars": 24}
+            created = await http.post("/api/games", json={"game": "triangles", "params": params})
+            assert created.status_code == 201, created.text
+            self.game_id = created.json()["id"]
+        async with self.http(1) as http:
+            assert (await http.post(f"/api/games/{self.game_id}/join")).status_code == 200
+        for seat in (0, 1):
+            ws = await websockets.connect(
+                self.base_url.replace("http", "ws") + f"/ws/games/{self.game_id}",
+                additional_headers={"cookie": self.cookies[seat]},
+            )
+            self.sockets.append(Socket(ws))
+            state = await self.sockets[seat].next("state")
+            self.turn = state["view"]["turn"]
+
+    async def line(self) -> dict[str, Any]:
+        async with self.http(0) as http:
+            log = (await http.get(f"/api/games/{self.game_id}/log")).json()
+        state = replay(TRIANGLES, TRIANGLES.parse_params(log["params"]), log["seed"], log["moves"])
+        return TRIANGLES.dump_move(TRIANGLES.computer_move(state))
+
+    async def send(self) -> None:
+        """The player to move draws a line; returns without waiting for the answer."""
+        frame = {"type": "move", "version": self.version, "move": await self.line(), "id": 1}
+        await self.sockets[self.turn].ws.send(json.dumps(frame))
+
+    async def play_one(self) -> None:
+        mover = self.turn
+        await self.send()
+        ack = await self.sockets[mover].next("ack")
+        seen = await self.sockets[1 - mover].next("move")
+        self.version, self.turn = ack["version"], seen["view"]["turn"]
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    parsed = [json.loads(line) for line in lines]  # fails on any line that is not JSON
+    for line in parsed:
+        assert {"time", "level", "logger", "message"} <= line.keys(), line
+        assert "exception" not in line and "Traceback" not in line["message"], line
+    return parsed
+
+
+async def test_sigterm_drains_and_loses_no_acknowledged_move(
+    site_env: dict[str, str], tmp_path: Path
+) -> None:
+    process, base_url = start_app(site_env, tmp_path / "first.log")
+    try:
+        matches = [Match(base_url, number) for number in range(MATCHES)]
+        for match in matches:
+            await match.start()
+            await match.play_one()
+        async with httpx.AsyncClient(base_url=base_url) as http:
+            for _ in range(3):
+                assert (await http.get("/healthz")).status_code == 200
+            missing = await http.get("/api/games/nope", headers={"x-request-id": "drain-404"})
+            assert missing.status_code == 404
+        async with matches[0].http(0) as http:
+            stale = await http.post(
+                f"/api/games/{matches[0].game_id}/moves",
+                json={"version": 0, "move": await matches[0].line()},
+                headers={"x-request-id": "drain-409"},
+            )
+            assert stale.status_code == 409
+
+        await asyncio.gather(*(match.send() for match in matches))  # in flight at the signal
+        process.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        async with httpx.AsyncClient(base_url=base_url) as http:
+            readyz = await http.get("/readyz")
+        unready_s = time.monotonic() - signalled
+        sockets = [socket for match in matches for socket in match.sockets]
+        await asyncio.wait_for(asyncio.gather(*(s.reader for s in sockets)), timeout=5)
+        closed_s = max(s.closed_at or 0 for s in sockets) - signalled
+        returncode = await asyncio.to_thread(process.wait, SHUTDOWN_S + 5)
+        exit_s = time.monotonic() - signalled
+    finally:
+        stop(process)
+    print(f"drain: /readyz 503 after {unready_s * 1000:.0f} ms, sockets closed after "
+          f"{closed_s * 1000:.0f} ms, exit after {exit_s * 1000:.0f} ms")  # fmt: skip
+    assert readyz.status_code == 503 and readyz.json()["checks"]["drain"] == "started"
+    assert [s.ws.close_code for s in sockets] == [1012] * len(sockets)
+    assert closed_s < 3
+    assert returncode == 0 and exit_s < SHUTDOWN_S
+
+    process, base_url = start_app(site_env, tmp_path / "second.log")
+    try:
+        for match in matches:
+            match.base_url = base_url
+            async with match.http(0) as http:
+                log = (await http.get(f"/api/games/{match.game_id}/log")).json()
+                stored = (await http.get(f"/api/games/{match.game_id}")).json()
+            acked = [v for socket in match.sockets for v in socket.acks]
+            plies = [move["ply"] for move in log["moves"]]
+            assert plies == list(range(1, stored["version"] + 1))
+            assert set(acked) <= set(plies), (acked, plies)
+            board = replay(
+                TRIANGLES, TRIANGLES.parse_params(log["params"]), log["seed"], log["moves"]
+            )
+            assert json.loads(json.dumps(TRIANGLES.view(board, stored["seat"]))) == stored["view"]
+    finally:
+        stop(process)
+
+    lines = read_log(tmp_path / "first.log")
+    assert any(
+        line["logger"] == "uvicorn.error" and line["message"].startswith("Uvicorn running on")
+        for line in lines
+    )
+    assert not [line for line in lines if line.get("path") == "/healthz"]  # probes: DEBUG only
+    (not_found,) = [line for line in lines if line.get("request_id") == "drain-404"]
+    assert not_found["logger"] == "app.access"
+    assert (not_found["method"], not_found["route"], not_found["status"]) == (
+        "GET", "/api/games/{game_id}", 404,
+    )  # fmt: skip
+    assert not_found["game_id"] == "nope" and isinstance(not_found["duration_ms"], float)
+    (refused,) = [line for line in lines if line.get("request_id") == "drain-409"]
+    assert refused["status"] == 409 and refused["game_id"] == matches[0].game_id
+    assert re.fullmatch(r"[0-9a-f]{10}", refused["player"])
+    assert "drain-0-0-" not in json.dumps(lines)  # never a player's id
