@@ -13,7 +13,6 @@ requests in flight finish, shuts its services down and exits with status 0, all 
 from __future__ import annotations
 
 import asyncio
-import logging.config
 import os
 import signal
 import socket
@@ -26,6 +25,7 @@ from fastapi import FastAPI
 
 from app.config import MissingSecret, Settings, get_settings, startup_secret
 from app.drain import Drain
+from app.logs import configure as configure_logging
 from app.logs import logging_config
 
 # A proxy or load balancer that polls /readyz, or retries on a refused connection,
@@ -68,7 +68,7 @@ class DrainingServer(uvicorn.Server):
 
 
 def serve(settings: Settings, host: str, port: int) -> None:
-    logging.config.dictConfig(logging_config(settings))
+    configure_logging(settings)
     from app.asgi import app  # after the secret is settled: the app reads it on import
 
     config = uvicorn.Config(

@@ -134,4 +134,6 @@ def logging_config(settings: Settings) -> dict[str, Any]:
 
 
 def configure(settings: Settings) -> None:
+    """The log for ``settings``; Python's warnings go through it too (as py.warnings)."""
     logging.config.dictConfig(logging_config(settings))
+    logging.captureWarnings(True)

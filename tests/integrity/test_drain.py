@@ -21,11 +21,8 @@ from typing import Any
 
 import httpx
 import pytest
-import websockets
 
-from app.identity import COOKIE, CookieSigner
-from engines.core.replay import replay
-from engines.triangles import ENGINE as TRIANGLES
+from tests.online_client import Match
 from tests.servers import fresh_postgres_database, migrate, start_app, stop
 
 SECRET = "drain-secret-".ljust(40, "x")
@@ -51,84 +48,6 @@ def site_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-class Socket:
-    """One player's socket: every frame it gets, its acks, and how and when it closed."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.frames: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.acks: list[int] = []
-        self.closed_at: float | None = None
-        self.reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        try:
-            async for raw in self.ws:
-                frame = json.loads(raw)
-                if frame["type"] == "ack":
-                    self.acks.append(frame["version"])
-                await self.frames.put(frame)
-        except websockets.ConnectionClosed:
-            pass
-        self.closed_at = time.monotonic()
-
-    async def next(self, kind: str) -> dict[str, Any]:
-        while True:
-            frame = await asyncio.wait_for(self.frames.get(), timeout=15)
-            if frame["type"] == kind:
-                return frame
-
-
-class Match:
-    def __init__(self, base_url: str, number: int) -> None:
-        self.base_url = base_url
-        self.cookies = [
-            f"{COOKIE}={CookieSigner(SECRET).sign(f'drain-{number}-{seat}-'.ljust(22, '0'))}"
-            for seat in (0, 1)
-        ]
-        self.game_id = ""
-        self.version = 0
-        self.sockets: list[Socket] = []
-
-    def http(self, seat: int) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=self.base_url, headers={"cookie": self.cookies[seat]})
-
-    async def start(self) -> None:
-        async with self.http(0) as http:
-            params = {"opponent": "online", "stars": 24}
-            created = await http.post("/api/games", json={"game": "triangles", "params": params})
-            assert created.status_code == 201, created.text
-            self.game_id = created.json()["id"]
-        async with self.http(1) as http:
-            assert (await http.post(f"/api/games/{self.game_id}/join")).status_code == 200
-        for seat in (0, 1):
-            ws = await websockets.connect(
-                self.base_url.replace("http", "ws") + f"/ws/games/{self.game_id}",
-                additional_headers={"cookie": self.cookies[seat]},
-            )
-            self.sockets.append(Socket(ws))
-            state = await self.sockets[seat].next("state")
-            self.turn = state["view"]["turn"]
-
-    async def line(self) -> dict[str, Any]:
-        async with self.http(0) as http:
-            log = (await http.get(f"/api/games/{self.game_id}/log")).json()
-        state = replay(TRIANGLES, TRIANGLES.parse_params(log["params"]), log["seed"], log["moves"])
-        return TRIANGLES.dump_move(TRIANGLES.computer_move(state))
-
-    async def send(self) -> None:
-        """The player to move draws a line; returns without waiting for the answer."""
-        frame = {"type": "move", "version": self.version, "move": await self.line(), "id": 1}
-        await self.sockets[self.turn].ws.send(json.dumps(frame))
-
-    async def play_one(self) -> None:
-        mover = self.turn
-        await self.send()
-        ack = await self.sockets[mover].next("ack")
-        seen = await self.sockets[1 - mover].next("move")
-        self.version, self.turn = ack["version"], seen["view"]["turn"]
-
-
 def read_log(path: Path) -> list[dict[str, Any]]:
     lines = [line for line in path.read_text().splitlines() if line.strip()]
     parsed = [json.loads(line) for line in lines]  # fails on any line that is not JSON
@@ -143,7 +62,7 @@ async def test_sigterm_drains_and_loses_no_acknowledged_move(
 ) -> None:
     process, base_url = start_app(site_env, tmp_path / "first.log")
     try:
-        matches = [Match(base_url, number) for number in range(MATCHES)]
+        matches = [Match([base_url], SECRET, f"drain-{number}") for number in range(MATCHES)]
         for match in matches:
             await match.start()
             await match.play_one()
@@ -183,18 +102,7 @@ async def test_sigterm_drains_and_loses_no_acknowledged_move(
     process, base_url = start_app(site_env, tmp_path / "second.log")
     try:
         for match in matches:
-            match.base_url = base_url
-            async with match.http(0) as http:
-                log = (await http.get(f"/api/games/{match.game_id}/log")).json()
-                stored = (await http.get(f"/api/games/{match.game_id}")).json()
-            acked = [v for socket in match.sockets for v in socket.acks]
-            plies = [move["ply"] for move in log["moves"]]
-            assert plies == list(range(1, stored["version"] + 1))
-            assert set(acked) <= set(plies), (acked, plies)
-            board = replay(
-                TRIANGLES, TRIANGLES.parse_params(log["params"]), log["seed"], log["moves"]
-            )
-            assert json.loads(json.dumps(TRIANGLES.view(board, stored["seat"]))) == stored["view"]
+            await match.check_log(base_url)
     finally:
         stop(process)
 

@@ -1,0 +1,82 @@
+"""A rolling restart of two ``python -m app`` processes on PostgreSQL + Redis, while
+online matches go on (README "Operating it": drain and rolling deploys).
+
+Each match has one player on each process. Process A gets SIGTERM and drains (its
+players reconnect to B at the 1012, as browsers do), exits 0 and is started again; then
+the same for B. No acknowledged move is lost, every log replays to its stored board,
+and the matches went on moving through both restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.online_client import Match
+from tests.servers import fresh_postgres_database, migrate, start_app, stop
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+REDIS_URL = os.environ.get("REDIS_URL", "")
+SECRET = "rolling-secret-".ljust(40, "x")
+SHUTDOWN_S = 10
+MATCHES = 6
+
+pytestmark = [
+    pytest.mark.multiprocess,
+    pytest.mark.skipif(
+        not (REDIS_URL and DATABASE_URL.startswith("postgres")),
+        reason="needs REDIS_URL and a PostgreSQL DATABASE_URL",
+    ),
+]
+
+
+async def restart(
+    process: subprocess.Popen[bytes], env: dict[str, str], log: Path, port: int
+) -> subprocess.Popen[bytes]:
+    """SIGTERM, a clean exit within SHUTDOWN_S, and the same process started again."""
+    process.send_signal(signal.SIGTERM)
+    assert await asyncio.to_thread(process.wait, SHUTDOWN_S) == 0
+    started, _ = await asyncio.to_thread(start_app, env, log, port)
+    return started
+
+
+async def test_rolling_restart_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "SECRET": SECRET,
+        "SHUTDOWN_S": str(SHUTDOWN_S),
+        "LIMIT_CREATES_PER_IP_MIN": "1000",
+        "DATABASE_URL": fresh_postgres_database(DATABASE_URL, "rolling"),
+    }
+    migrate(env)
+    first, url_a = start_app(env, tmp_path / "a.log")
+    second, url_b = start_app(env, tmp_path / "b.log")
+    ports = [int(url.rsplit(":", 1)[1]) for url in (url_a, url_b)]
+    try:
+        matches = [Match([url_a, url_b], SECRET, f"roll-{n}") for n in range(MATCHES)]
+        for match in matches:
+            await match.start()
+        stop_playing = asyncio.Event()
+        playing = [asyncio.create_task(m.play_through_restarts(stop_playing)) for m in matches]
+        await asyncio.sleep(1)
+        before = sum(len(m.acked) for m in matches)
+        first = await restart(first, env, tmp_path / "a.log", ports[0])
+        between = sum(len(m.acked) for m in matches)
+        second = await restart(second, env, tmp_path / "b.log", ports[1])
+        await asyncio.sleep(1)
+        stop_playing.set()
+        acked = await asyncio.wait_for(asyncio.gather(*playing), timeout=60)
+        for match in matches:
+            await match.check_log(url_a)
+    finally:
+        stop(first)
+        stop(second)
+    print(f"rolling restart: {before} lines before, {between} after A's, {sum(acked)} in all")
+    assert before < between < sum(acked)  # play went on through each restart
+    for log in ("a.log", "b.log"):
+        assert "Traceback" not in (tmp_path / log).read_text()

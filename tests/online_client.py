@@ -1,0 +1,185 @@
+"""Online Triangles matches played over real sockets against real server processes, as
+the browser plays them: each player on a socket of their own, a move acknowledged only
+by its ``ack`` frame, and, when a socket closes (a drain's 1012, a killed process), a
+reconnect with ``?since=`` to whichever process answers. Used by the drain and
+rolling-restart tests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import httpx
+import websockets
+
+from app.identity import COOKIE, CookieSigner
+from engines.core.replay import replay
+from engines.triangles import ENGINE as TRIANGLES
+
+CLOSED = {"type": "closed"}
+
+
+class SocketClosed(Exception):
+    pass
+
+
+class Refused(Exception):
+    """The server answered a move with an error frame (a stale version, an outage)."""
+
+
+class Socket:
+    """One player's socket: every frame it gets, its acks, and how and when it closed."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.acks: list[int] = []
+        self.closed_at: float | None = None
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                frame = json.loads(raw)
+                if frame["type"] == "ack":
+                    self.acks.append(frame["version"])
+                await self.frames.put(frame)
+        except websockets.ConnectionClosed:
+            pass
+        self.closed_at = time.monotonic()
+        await self.frames.put(CLOSED)
+
+    async def next(self, *kinds: str, timeout: float = 15) -> dict[str, Any]:
+        """The next frame of one of these kinds (others are skipped)."""
+        while True:
+            frame = await asyncio.wait_for(self.frames.get(), timeout=timeout)
+            if frame is CLOSED:
+                await self.frames.put(CLOSED)  # for whoever asks next
+                raise SocketClosed
+            if frame["type"] in kinds:
+                return frame
+
+
+class Match:
+    """A 24-star online match between two players of ``secret``'s site; seat ``s``
+    prefers ``urls[s % len(urls)]``."""
+
+    def __init__(self, urls: list[str], secret: str, name: str) -> None:
+        self.urls = urls
+        self.cookies = [
+            f"{COOKIE}={CookieSigner(secret).sign(f'{name}-{seat}-'.ljust(22, '0')[:22])}"
+            for seat in (0, 1)
+        ]
+        self.game_id = ""
+        self.version = 0
+        self.turn = 0
+        self.over = False
+        self.sockets: list[Socket] = []
+        self.acked: set[int] = set()  # versions acknowledged, on any socket
+
+    def http(self, seat: int, url: str | None = None) -> httpx.AsyncClient:
+        return httpx.AsyncClient(
+            base_url=url or self.urls[seat % len(self.urls)],
+            headers={"cookie": self.cookies[seat]},
+            timeout=15,
+        )
+
+    async def start(self) -> None:
+        async with self.http(0) as http:
+            params = {"opponent": "online", "stars": 24}
+            created = await http.post("/api/games", json={"game": "triangles", "params": params})
+            assert created.status_code == 201, created.text
+            self.game_id = created.json()["id"]
+        async with self.http(1) as http:
+            assert (await http.post(f"/api/games/{self.game_id}/join")).status_code == 200
+        self.sockets = [await self._connect(seat, None) for seat in (0, 1)]
+
+    async def _connect(self, seat: int, since: int | None) -> Socket:
+        """A socket to the seat's process, else the other, tried until one answers."""
+        query = "" if since is None else f"?since={since}"
+        preferred = self.urls[seat % len(self.urls) :] + self.urls[: seat % len(self.urls)]
+        deadline = time.monotonic() + 30
+        while True:
+            for url in preferred:
+                try:
+                    ws = await websockets.connect(
+                        url.replace("http", "ws") + f"/ws/games/{self.game_id}{query}",
+                        additional_headers={"cookie": self.cookies[seat]},
+                        open_timeout=5,
+                    )
+                except (OSError, websockets.WebSocketException, TimeoutError):
+                    continue
+                socket = Socket(ws)
+                try:
+                    state = await socket.next("state")
+                except (SocketClosed, TimeoutError):
+                    continue  # a process closing as we came (1012): try again
+                self.version, self.over = state["version"], state["view"]["over"]
+                self.turn = state["view"]["turn"]
+                return socket
+            assert time.monotonic() < deadline, "no process took the socket in 30 s"
+            await asyncio.sleep(0.2)
+
+    async def reconnect(self) -> None:
+        for socket in self.sockets:
+            self.acked.update(socket.acks)
+            await socket.ws.close()
+        self.sockets = [await self._connect(seat, self.version) for seat in (0, 1)]
+
+    async def line(self) -> dict[str, Any]:
+        """A legal line for the position (the easy computer's, from the game's log)."""
+        for url in self.urls * 20:
+            try:
+                async with self.http(0, url) as http:
+                    answer = await http.get(f"/api/games/{self.game_id}/log")
+                if answer.status_code == 200:
+                    log = answer.json()
+                    break
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.2)
+        state = replay(TRIANGLES, TRIANGLES.parse_params(log["params"]), log["seed"], log["moves"])
+        return TRIANGLES.dump_move(TRIANGLES.computer_move(state))
+
+    async def send(self) -> None:
+        """The player to move draws a line; returns without waiting for the answer."""
+        frame = {"type": "move", "version": self.version, "move": await self.line(), "id": 1}
+        await self.sockets[self.turn].ws.send(json.dumps(frame))
+
+    async def play_one(self) -> None:
+        """One line, acknowledged to its mover and seen by the other player."""
+        mover = self.turn
+        await self.send()
+        ack = await self.sockets[mover].next("ack", "error")
+        if ack["type"] == "error":
+            raise Refused(ack["error"]["code"])
+        self.acked.add(ack["version"])
+        seen = await self.sockets[1 - mover].next("move")
+        self.version, self.turn = ack["version"], seen["view"]["turn"]
+        self.over = seen["view"]["over"]
+
+    async def play_through_restarts(self, until: asyncio.Event) -> int:
+        """Play until ``until`` is set or the match ends, reconnecting whenever a socket
+        goes; the number of lines acknowledged."""
+        while not until.is_set() and not self.over:
+            try:
+                await self.play_one()
+            except (SocketClosed, Refused, TimeoutError, websockets.ConnectionClosed):
+                await self.reconnect()  # and so a fresh state, as the browser does
+            await asyncio.sleep(0.05)
+        return len(self.acked)
+
+    async def check_log(self, url: str) -> None:
+        """Every acknowledged line is in the stored log, which replays to the stored view."""
+        for socket in self.sockets:
+            self.acked.update(socket.acks)
+        async with self.http(0, url) as http:
+            log = (await http.get(f"/api/games/{self.game_id}/log")).json()
+            stored = (await http.get(f"/api/games/{self.game_id}")).json()
+        plies = [move["ply"] for move in log["moves"]]
+        assert plies == list(range(1, stored["version"] + 1))
+        assert self.acked <= set(plies), (sorted(self.acked), plies)
+        board = replay(TRIANGLES, TRIANGLES.parse_params(log["params"]), log["seed"], log["moves"])
+        assert json.loads(json.dumps(TRIANGLES.view(board, stored["seat"]))) == stored["view"]
