@@ -31,21 +31,37 @@ async def test_concurrent_moves_are_written_together_and_guarded(settings: Setti
                 owner, "127.0.0.1", "tally", {"opponent": "human", "limit": 50}, None, None, False
             )
             games.append(snapshot.id)
+        # The first write is held until every other move waits behind it, so the next
+        # transaction carries them all, however the scheduler interleaves the requests.
+        gate = asyncio.Event()
         batches: list[int] = []
-        advance_many = svc.store.advance_many
+        advance, advance_many = svc.store.advance, svc.store.advance_many
+
+        async def held(*args: Any) -> bool:
+            await gate.wait()
+            batches.append(1)
+            return await advance(*args)
 
         async def counted(batch: Any) -> set[str]:
+            await gate.wait()
             batches.append(len(batch))
             return await advance_many(batch)
 
+        svc.store.advance = held  # type: ignore[method-assign]
         svc.store.advance_many = counted  # type: ignore[method-assign]
         move = {"type": "add", "n": 1}
         plays = [svc.moves.play(game_id, owner, 0, move, from_memory=False) for game_id in games]
         plays.append(svc.moves.play(games[0], owner, 0, {"type": "add", "n": 2}))  # a racer
-        results = await asyncio.gather(*plays, return_exceptions=True)
+        running = asyncio.gather(*plays, return_exceptions=True)
+        commits = svc.moves.commits
+        async with asyncio.timeout(30):
+            while len(commits.waiting) < len(games) - 1:
+                await asyncio.sleep(0.01)
+        gate.set()
+        results = await running
         refused = [r for r in results if isinstance(r, AppError)]
         assert [r.code for r in refused] == ["stale_version"]
-        assert sum(batches) >= 29 and max(batches) > 1  # shared transactions
+        assert max(batches) >= len(games) - 1  # one transaction for the moves that waited
         for game_id in games:
             log = await svc.reads.log(game_id, owner)
             assert [m.ply for m in log.moves] == [1] and log.version == 1
