@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -27,6 +29,19 @@ class SocketClosed(Exception):
 
 class Refused(Exception):
     """The server answered a move with an error frame (a stale version, an outage)."""
+
+
+class NoServer(Exception):
+    """No process took a socket or answered a request within the deadline."""
+
+
+@dataclass
+class Stats:
+    """What the clients of a run saw go wrong (the chaos bench reports it)."""
+
+    errors_5xx: int = 0  # server errors other than 503
+    unavailable: int = 0  # 503: the documented answer while the database is lost
+    reconnects: int = 0
 
 
 class Socket:
@@ -66,8 +81,11 @@ class Match:
     """A 24-star online match between two players of ``secret``'s site; seat ``s``
     prefers ``urls[s % len(urls)]``."""
 
-    def __init__(self, urls: list[str], secret: str, name: str) -> None:
+    def __init__(
+        self, urls: list[str], secret: str, name: str, stats: Stats | None = None
+    ) -> None:
         self.urls = urls
+        self.stats = stats or Stats()
         self.cookies = [
             f"{COOKIE}={CookieSigner(secret).sign(f'{name}-{seat}-'.ljust(22, '0')[:22])}"
             for seat in (0, 1)
@@ -86,23 +104,46 @@ class Match:
             timeout=15,
         )
 
+    def preferred(self, seat: int) -> list[str]:
+        return self.urls[seat % len(self.urls) :] + self.urls[: seat % len(self.urls)]
+
+    async def request(self, seat: int, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """The seat's request to the first process that answers it, as a browser would
+        retry: again after a refused connection or a 503, for up to a minute."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for url in self.preferred(seat):
+                try:
+                    async with self.http(seat, url) as http:
+                        answer = await http.request(method, path, **kwargs)
+                except httpx.TransportError:
+                    continue
+                if answer.status_code < 500:
+                    return answer
+                if answer.status_code == 503:
+                    self.stats.unavailable += 1
+                else:
+                    self.stats.errors_5xx += 1
+            await asyncio.sleep(0.5)
+        raise NoServer(f"{method} {path}")
+
     async def start(self) -> None:
-        async with self.http(0) as http:
-            params = {"opponent": "online", "stars": 24}
-            created = await http.post("/api/games", json={"game": "triangles", "params": params})
-            assert created.status_code == 201, created.text
-            self.game_id = created.json()["id"]
-        async with self.http(1) as http:
-            assert (await http.post(f"/api/games/{self.game_id}/join")).status_code == 200
+        params = {"opponent": "online", "stars": 24}
+        created = await self.request(
+            0, "POST", "/api/games", json={"game": "triangles", "params": params}
+        )
+        assert created.status_code == 201, created.text
+        self.game_id = created.json()["id"]
+        joined = await self.request(1, "POST", f"/api/games/{self.game_id}/join")
+        assert joined.status_code == 200, joined.text
         self.sockets = [await self._connect(seat, None) for seat in (0, 1)]
 
     async def _connect(self, seat: int, since: int | None) -> Socket:
         """A socket to the seat's process, else the other, tried until one answers."""
         query = "" if since is None else f"?since={since}"
-        preferred = self.urls[seat % len(self.urls) :] + self.urls[: seat % len(self.urls)]
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while True:
-            for url in preferred:
+            for url in self.preferred(seat):
                 try:
                     ws = await websockets.connect(
                         url.replace("http", "ws") + f"/ws/games/{self.game_id}{query}",
@@ -119,29 +160,22 @@ class Match:
                 self.version, self.over = state["version"], state["view"]["over"]
                 self.turn = state["view"]["turn"]
                 return socket
-            assert time.monotonic() < deadline, "no process took the socket in 30 s"
-            await asyncio.sleep(0.2)
+            if time.monotonic() > deadline:
+                raise NoServer("no process took the socket in 60 s")
+            await asyncio.sleep(0.5)
 
     async def reconnect(self) -> None:
+        self.stats.reconnects += 1
         for socket in self.sockets:
             self.acked.update(socket.acks)
             await socket.ws.close()
+        self.sockets = []
         self.sockets = [await self._connect(seat, self.version) for seat in (0, 1)]
 
     async def line(self) -> dict[str, Any]:
         """A legal line for the position (the easy computer's, from the game's log)."""
-        for url in self.urls * 20:
-            try:
-                async with self.http(0, url) as http:
-                    answer = await http.get(f"/api/games/{self.game_id}/log")
-                if answer.status_code == 200:
-                    log = answer.json()
-                    break
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(0.2)
-        state = replay(TRIANGLES, TRIANGLES.parse_params(log["params"]), log["seed"], log["moves"])
-        return TRIANGLES.dump_move(TRIANGLES.computer_move(state))
+        log = (await self.request(0, "GET", f"/api/games/{self.game_id}/log")).json()
+        return legal_line(log)
 
     async def send(self) -> None:
         """The player to move draws a line; returns without waiting for the answer."""
@@ -160,26 +194,43 @@ class Match:
         self.version, self.turn = ack["version"], seen["view"]["turn"]
         self.over = seen["view"]["over"]
 
-    async def play_through_restarts(self, until: asyncio.Event) -> int:
+    async def play_through_restarts(
+        self, until: asyncio.Event, pause: Callable[[], float] = lambda: 0.05
+    ) -> int:
         """Play until ``until`` is set or the match ends, reconnecting whenever a socket
-        goes; the number of lines acknowledged."""
+        goes (``pause()`` seconds between lines); the number of lines acknowledged."""
         while not until.is_set() and not self.over:
             try:
+                if not self.sockets:
+                    raise SocketClosed
                 await self.play_one()
+                await asyncio.sleep(pause())
             except (SocketClosed, Refused, TimeoutError, websockets.ConnectionClosed):
-                await self.reconnect()  # and so a fresh state, as the browser does
-            await asyncio.sleep(0.05)
+                try:
+                    await self.reconnect()  # and so a fresh state, as the browser does
+                except NoServer:
+                    await asyncio.sleep(1)
         return len(self.acked)
 
-    async def check_log(self, url: str) -> None:
+    async def close(self) -> None:
+        for socket in self.sockets:
+            self.acked.update(socket.acks)
+            await socket.ws.close()
+
+    async def check_log(self) -> None:
         """Every acknowledged line is in the stored log, which replays to the stored view."""
         for socket in self.sockets:
             self.acked.update(socket.acks)
-        async with self.http(0, url) as http:
-            log = (await http.get(f"/api/games/{self.game_id}/log")).json()
-            stored = (await http.get(f"/api/games/{self.game_id}")).json()
+        log = (await self.request(0, "GET", f"/api/games/{self.game_id}/log")).json()
+        stored = (await self.request(0, "GET", f"/api/games/{self.game_id}")).json()
         plies = [move["ply"] for move in log["moves"]]
         assert plies == list(range(1, stored["version"] + 1))
         assert self.acked <= set(plies), (sorted(self.acked), plies)
         board = replay(TRIANGLES, TRIANGLES.parse_params(log["params"]), log["seed"], log["moves"])
         assert json.loads(json.dumps(TRIANGLES.view(board, stored["seat"]))) == stored["view"]
+
+
+def legal_line(log: dict[str, Any]) -> dict[str, Any]:
+    """A legal line after this Triangles log (the easy computer's choice)."""
+    state = replay(TRIANGLES, TRIANGLES.parse_params(log["params"]), log["seed"], log["moves"])
+    return TRIANGLES.dump_move(TRIANGLES.computer_move(state))

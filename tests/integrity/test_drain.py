@@ -102,7 +102,8 @@ async def test_sigterm_drains_and_loses_no_acknowledged_move(
     process, base_url = start_app(site_env, tmp_path / "second.log")
     try:
         for match in matches:
-            await match.check_log(base_url)
+            match.urls = [base_url]
+            await match.check_log()
     finally:
         stop(process)
 

@@ -72,7 +72,7 @@ async def test_rolling_restart_loses_no_acknowledged_move(tmp_path: Path) -> Non
         stop_playing.set()
         acked = await asyncio.wait_for(asyncio.gather(*playing), timeout=60)
         for match in matches:
-            await match.check_log(url_a)
+            await match.check_log()
     finally:
         stop(first)
         stop(second)
