@@ -75,6 +75,17 @@ class RequestFields(logging.Filter):
         return True
 
 
+class SocketLines(logging.Filter):
+    """Drops uvicorn's own lines per socket (accepted, open, closed): the app writes one
+    line per socket, with its route, close code and request id."""
+
+    MESSAGES = ('%s - "WebSocket %s"', "connection open", "connection closed")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.msg if isinstance(record.msg, str) else ""
+        return record.levelno > logging.INFO or not message.startswith(self.MESSAGES)
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
@@ -112,7 +123,7 @@ def logging_config(settings: Settings) -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"request": {"()": RequestFields}},
+        "filters": {"request": {"()": RequestFields}, "sockets": {"()": SocketLines}},
         "formatters": {"default": formatter},
         "handlers": {
             "default": {
@@ -126,7 +137,7 @@ def logging_config(settings: Settings) -> dict[str, Any]:
             # uvicorn's loggers write through the same handler; its access lines are
             # replaced by the app's (app.access), which know the route and the request id.
             "uvicorn": {"handlers": ["default"], "level": level, "propagate": False},
-            "uvicorn.error": {"level": level},
+            "uvicorn.error": {"level": level, "filters": ["sockets"]},
             "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
         },
         "root": {"handlers": ["default"], "level": level},

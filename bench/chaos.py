@@ -181,19 +181,23 @@ async def flood(url: str, game_id: str, stats: Stats) -> int:
                             stats.errors_5xx += 1
 
         await asyncio.gather(*(create() for _ in range(400)))
-    sockets = []
     ws_url = url.replace("http", "ws") + f"/ws/games/{game_id}"
-    for _ in range(300):
-        try:
-            sockets.append(await websockets.connect(ws_url, local_addr=(FLOOD_FROM, 0)))
-        except (OSError, websockets.WebSocketException):
-            refused += 1
-    for ws in sockets:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(ws.recv(), 2)
-            await asyncio.wait_for(ws.recv(), 0.2)
-        refused += ws.close_code == 1008
-        await ws.close()
+
+    async def open_socket() -> None:
+        nonlocal refused
+        async with slots:
+            try:
+                ws = await websockets.connect(ws_url, local_addr=(FLOOD_FROM, 0), open_timeout=10)
+            except (OSError, websockets.WebSocketException, TimeoutError):
+                refused += 1
+                return
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.recv(), 2)  # the state, or the close at once
+                await asyncio.wait_for(ws.recv(), 0.2)
+            refused += ws.close_code == 1008
+            await ws.close()
+
+    await asyncio.gather(*(open_socket() for _ in range(300)))
     return refused
 
 

@@ -113,6 +113,9 @@ async def test_sigterm_drains_and_loses_no_acknowledged_move(
         for line in lines
     )
     assert not [line for line in lines if line.get("path") == "/healthz"]  # probes: DEBUG only
+    socket_lines = [line for line in lines if "/ws/games/" in line["message"]]
+    assert len(socket_lines) == 2 * MATCHES  # one per socket: the app's, at its close
+    assert {line["code"] for line in socket_lines} == {1012}
     (not_found,) = [line for line in lines if line.get("request_id") == "drain-404"]
     assert not_found["logger"] == "app.access"
     assert (not_found["method"], not_found["route"], not_found["status"]) == (
