@@ -69,7 +69,8 @@ async def to_the_end(work: Awaitable[T]) -> T:
     only when the thread ends). Each query is bounded by its own timeout, so this waits
     seconds at most; the cancellation then lands at the next await."""
     with anyio.CancelScope(shield=True):
-        return await work
+        result = await work
+    return result
 
 
 class TokenBucket:
