@@ -176,6 +176,22 @@ async def connect_then_drop(seat: Seat, game_id: str, linger_s: float) -> None:
     drop(ws)
 
 
+async def sync_then_drop(seat: Seat, game_id: str) -> None:
+    """Ask for fresh states and reset while moves are played: a move sent to this socket
+    fails, and its task group cancels the state load under way."""
+    ws = await seat.socket(game_id)
+    await receive(ws, "state")
+    await asyncio.sleep(random.uniform(0, 0.1))
+    for _ in range(5):
+        await ws.send(json.dumps({"type": "sync"}))
+    drop(ws)
+
+
+async def moves_meanwhile(seats: tuple[Seat, Seat], game_id: str, moves: int) -> None:
+    for _ in range(moves):
+        await play(seats, game_id)
+
+
 async def watch_at_once(seat: Seat, game_id: str, sockets: int) -> list[int]:
     """Open ``sockets`` sockets together, each closed cleanly once its state came; their
     versions."""
@@ -217,10 +233,12 @@ async def abrupt_closes(base_url: str, games: list[str], seats: tuple[Seat, Seat
             elif kind == 2:
                 batch.append(connect_then_drop(seats[n % 2], game_id, random.uniform(0, 0.05)))
             else:
-                batch.append(connect_then_drop(spectator, game_id, random.uniform(0, 0.02)))
+                batch.append(sync_then_drop(spectator, game_id))
         if rounds % 2 == 0:  # moves in flight (and dropped) while the others go
             batch.extend(moving_then_drop(seats, game_id) for game_id in games)
         dropped += len(batch)
+        if rounds % 2 == 1:  # moves played over clean sockets while the others go
+            batch.extend(moves_meanwhile(seats, game_id, 3) for game_id in games)
         rounds += 1
         await asyncio.gather(*batch)
         for game_id in games:  # the games go on between the drops
