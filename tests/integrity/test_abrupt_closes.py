@@ -144,17 +144,27 @@ async def new_game(alice: Seat, bob: Seat) -> str:
 
 
 async def play(seats: tuple[Seat, Seat], game_id: str) -> int:
-    """One line drawn over a fresh socket of the player to move; the new version."""
-    async with seats[0].http() as http:
-        version, turn, line = await next_line(http, game_id)
-    ws = await seats[turn].socket(game_id)
-    try:
-        await receive(ws, "state")
-        await ws.send(json.dumps({"type": "move", "version": version, "move": line, "id": 1}))
-        ack = await receive(ws, "ack")
-    finally:
-        await ws.close()
-    return int(ack["version"])
+    """One line drawn over a fresh socket of the player to move; the new version. A move
+    sent by a socket that was just dropped may still land first: then the version was
+    stale (an error frame), and the line is chosen again."""
+    for _ in range(5):
+        async with seats[0].http() as http:
+            version, turn, line = await next_line(http, game_id)
+        ws = await seats[turn].socket(game_id)
+        try:
+            await receive(ws, "state")
+            await ws.send(json.dumps({"type": "move", "version": version, "move": line, "id": 1}))
+            while (answer := json.loads(await asyncio.wait_for(ws.recv(), 15)))["type"] not in (
+                "ack",
+                "error",
+            ):
+                pass
+        finally:
+            await ws.close()
+        if answer["type"] == "ack":
+            return int(answer["version"])
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no move accepted in game {game_id}: {answer}")
 
 
 async def moving_then_drop(seats: tuple[Seat, Seat], game_id: str) -> None:
