@@ -64,10 +64,10 @@ T = TypeVar("T")
 async def to_the_end(work: Awaitable[T]) -> T:
     """Await database work (a state load, a move's commit) shielded from the socket's
     task group: when the client goes away, the group cancels its other task, and a
-    query cancelled in flight leaves SQLAlchemy an aiosqlite connection it can neither
-    close nor terminate (it logs a traceback and drops the connection's file handles
-    only when the thread ends). Each query is bounded by its own timeout, so this waits
-    seconds at most; the cancellation then lands at the next await."""
+    query cancelled in flight leaves SQLAlchemy an aiosqlite connection whose graceful
+    close is cancelled too and which aiosqlite 0.21 cannot terminate (a traceback,
+    "terminate_force_close() not implemented", for each). Each query is bounded by its
+    own timeout, so this waits seconds at most; the cancellation lands at the next await."""
     with anyio.CancelScope(shield=True):
         result = await work
     return result
