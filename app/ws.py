@@ -18,7 +18,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 from anyio import ClosedResourceError
@@ -26,6 +26,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
+from uvicorn.protocols.utils import ClientDisconnected
 
 from app.drain import CLOSE_RESTART, Drain
 from app.errors import AppError
@@ -58,6 +59,19 @@ MISSED_MOST = 2000
 
 
 Now = Callable[[], float]  # seconds on a clock that only goes forward
+T = TypeVar("T")
+
+
+async def to_the_end(work: Awaitable[T]) -> T:
+    """Await database work (a state load, a move's commit) shielded from the socket's
+    task group: when the client goes away, the group cancels its other task, and a
+    query cancelled in flight leaves SQLAlchemy an aiosqlite connection whose graceful
+    close is cancelled too and which aiosqlite 0.21 cannot terminate (a traceback,
+    "terminate_force_close() not implemented", for each). Each query is bounded by its
+    own timeout, so this waits seconds at most; the cancellation lands at the next await."""
+    with anyio.CancelScope(shield=True):
+        result = await work
+    return result
 
 
 class TokenBucket:
@@ -180,13 +194,16 @@ class Connection:
     async def send_state(self, since: int | None) -> None:
         """Send the full state. A socket whose player holds a seat it did not hold before
         (on connect, or after taking the seat through ``/join``) then takes its leases."""
-        state = StateFrame(**dict(await self.svc.reads.game(self.game_id, self.player_id)))
+        loaded = await to_the_end(self.svc.reads.game(self.game_id, self.player_id))
+        state = StateFrame(**dict(loaded))
         newly_seated = bool(state.seats) and not self.seats
         self.seats = state.seats
         self.seat_count = len(state.players)  # one entry per seat
         self.view_key = str(state.seats[0]) if state.seats else "public"
         if since is not None and 0 <= since < state.version:
-            missed = await self.svc.reads.moves_since(self.game_id, since, MISSED_MOST + 1)
+            missed = await to_the_end(
+                self.svc.reads.moves_since(self.game_id, since, MISSED_MOST + 1)
+            )
             if len(missed) <= MISSED_MOST:
                 state.missed = missed
         self.version = state.version
@@ -288,7 +305,9 @@ class Connection:
             await self.refuse(request_id, AppError("bad_message", why))
             return
         try:
-            played = await self.svc.moves.play(self.game_id, self.player_id, version, move)
+            played = await to_the_end(
+                self.svc.moves.play(self.game_id, self.player_id, version, move)
+            )
         except AppError as error:
             await self.refuse(request_id, error)
             return
@@ -334,20 +353,30 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
     holder = secrets.token_urlsafe(8)
     # Without Redis, the limiter counts in this process (it never fails open).
     admitted = await svc.admission.open_socket(player_id, address, holder)
-    await ws.accept()
-    if not admitted:
-        RATE_LIMITED.labels("sockets").inc()
-        await ws.close(CLOSE_POLICY, "too many sockets")
-        return
-    try:
-        await serve(ws, svc, game_id, since, holder)
-    finally:
-        ws.app.state.message_budgets.leave(player_id)
+
+    async def release_slot() -> None:
         with anyio.CancelScope(shield=True):
             try:
                 await svc.admission.close_socket(player_id, address, holder)
             except (RedisError, OSError) as exc:
                 log.warning("socket slot release failed (its lease runs out): %s", exc)
+
+    try:
+        await ws.accept()
+    except ClientDisconnected:  # gone before it was accepted: a disconnect is normal
+        if admitted:
+            await release_slot()
+        return
+    if not admitted:
+        RATE_LIMITED.labels("sockets").inc()
+        with contextlib.suppress(ClientDisconnected):
+            await ws.close(CLOSE_POLICY, "too many sockets")
+        return
+    try:
+        await serve(ws, svc, game_id, since, holder)
+    finally:
+        ws.app.state.message_budgets.leave(player_id)
+        await release_slot()
 
 
 async def serve(ws: WebSocket, svc: Services, game_id: str, since: int | None, holder: str) -> None:
@@ -380,8 +409,9 @@ async def follow(ws: WebSocket, connection: Connection, queue: Watch, since: int
 
             group.start_soon(until_done, connection.read)
             group.start_soon(until_done, lambda: connection.forward(queue))
-    except* (WebSocketDisconnect, ClosedResourceError, RuntimeError):
-        # The client went away, possibly mid-send (RuntimeError); the task group
+    except* (WebSocketDisconnect, ClosedResourceError, RuntimeError, ClientDisconnected):
+        # The client went away, possibly mid-send (RuntimeError, or uvicorn's
+        # ClientDisconnected, an OSError that is no database outage); the task group
         # delivers these wrapped in an ExceptionGroup, hence except*.
         pass
     except* (SQLAlchemyError, OSError) as group:
