@@ -18,9 +18,9 @@ COPY app app
 COPY migrations migrations
 COPY templates templates
 COPY static static
-RUN pip install . && useradd --system --home /srv games && mkdir -p var && chown games var
+RUN pip install . && useradd --system --uid 10001 --home /srv games && mkdir -p var && chown games var
 
-USER games
+USER 10001
 VOLUME /srv/var
 EXPOSE 8000
 # Run from /srv so the app finds templates/ and static/ beside it.

@@ -63,7 +63,7 @@ def test_every_manifest_names_its_api_kind_and_name() -> None:
     }  # fmt: skip
 
 
-def test_probes_are_the_apps_routes_on_its_port(tmp_path: Path) -> None:
+def test_probes_are_the_apps_routes_on_its_port(settings: Settings) -> None:
     container = app_container()
     assert container["command"] == ["python", "-m", "app"]  # not the image's migrating CMD
     assert container["ports"] == [{"name": "http", "containerPort": 8000}]
@@ -86,11 +86,13 @@ def test_probes_are_the_apps_routes_on_its_port(tmp_path: Path) -> None:
     assert service["spec"]["ports"] == [{"name": "http", "port": 80, "targetPort": "http"}]
     assert service["spec"]["selector"] == one("Deployment")["spec"]["selector"]["matchLabels"]
 
+    from fastapi.testclient import TestClient
+
     from app.main import create_app
 
-    app = create_app(Settings(secret="x" * 32, database_url=f"sqlite:///{tmp_path / 't.db'}"))
-    paths = {getattr(route, "path", None) for route in app.routes}
-    assert {"/healthz", "/readyz"} <= paths
+    with TestClient(create_app(settings)) as client:  # each probe, asked as the kubelet asks
+        for probe in (readiness, liveness, container["startupProbe"]):
+            assert client.get(probe["httpGet"]["path"]).status_code == 200
 
 
 def test_the_drain_fits_in_the_grace_period() -> None:
