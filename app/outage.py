@@ -15,6 +15,10 @@ from app.errors import AppError
 log = logging.getLogger("app.db")
 
 QUIET_S = 30.0  # failures this close together are one outage
+# PostgreSQL's SQLSTATE classes for a server that cannot take the work now: 08 connection
+# exception, 53 insufficient resources (too many connections, out of memory or disk),
+# 57P operator intervention (shutting down, starting up). Retrying later is the answer.
+UNAVAILABLE_SQLSTATES = ("08", "53", "57P")
 RETRY_AFTER_S = 5
 
 
@@ -25,7 +29,10 @@ def is_outage(error: BaseException) -> bool:
     raises it unwrapped; it is an OSError too)."""
     if isinstance(error, OperationalError | InterfaceError | PoolTimeout | TimeoutError | OSError):
         return True
-    return isinstance(error, DBAPIError) and error.connection_invalidated
+    if not isinstance(error, DBAPIError):
+        return False
+    sqlstate = str(getattr(error.orig, "sqlstate", None) or "")
+    return error.connection_invalidated or sqlstate.startswith(UNAVAILABLE_SQLSTATES)
 
 
 class OutageLog:

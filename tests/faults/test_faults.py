@@ -204,3 +204,31 @@ def test_redis_lost_a_seek_still_pairs(settings: Settings, clock: FakeClock, pla
             poll.join()
     finally:
         relay.close()
+
+
+class ServerError(Exception):
+    """What asyncpg raises, as SQLAlchemy's asyncpg dialect adapts it: a SQLSTATE."""
+
+    def __init__(self, sqlstate: str) -> None:
+        super().__init__(f"server error {sqlstate}")
+        self.sqlstate = sqlstate
+
+
+@pytest.mark.parametrize(
+    ("sqlstate", "outage"),
+    [
+        ("53300", True),  # too many connections: PostgreSQL full, not a bad query
+        ("57P01", True),  # the server is shutting down
+        ("57P03", True),  # the server is starting up
+        ("08006", True),  # the connection failed
+        ("23505", False),  # a unique violation is the app's business
+        ("42P01", False),  # an unknown table is a bug, not an outage
+    ],
+)
+def test_a_database_that_cannot_take_work_is_an_outage(sqlstate: str, outage: bool) -> None:
+    from sqlalchemy.exc import DBAPIError
+
+    from app.outage import is_outage
+
+    error = DBAPIError("SELECT 1", None, ServerError(sqlstate))
+    assert is_outage(error) is outage
