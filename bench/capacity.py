@@ -11,8 +11,8 @@ latency from a line's send to the opponent's receipt (p50, p99). The last line i
 same figures as one JSON object.
 
 The first matches are made before the clock starts; server CPU counts everything the
-process did meanwhile, creating and joining the
-replacement matches too. Client and server share this machine's cores.
+process did meanwhile, creating and joining the replacement matches too. Client and
+server share this machine's cores.
 """
 
 from __future__ import annotations
