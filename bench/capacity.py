@@ -10,8 +10,9 @@ process and of Redis (all processes named ``postgres…`` and ``redis-server``),
 latency from a line's send to the opponent's receipt (p50, p99). The last line is the
 same figures as one JSON object.
 
-Server CPU counts everything the process did meanwhile, creating and joining the
-replacement matches too. Client and server share this machine's cores.
+The first matches are made before the clock starts; server CPU counts everything the
+process did meanwhile, creating and joining the replacement matches too. Client and
+server share this machine's cores.
 """
 
 from __future__ import annotations
@@ -68,22 +69,31 @@ class Slot:
         self.played = 0  # matches started in this slot
         self.failures: list[str] = []
 
+    async def prepare(self, http: httpx.AsyncClient, ws_base: str) -> online.Match:
+        """A new match, created, joined and both seats connected."""
+        match = online.Match(self.index * 1000 + self.played)
+        self.played += 1
+        await match.create(http)
+        await match.connect([ws_base])
+        return match
+
     async def run(
-        self, http: httpx.AsyncClient, ws_base: str, think: float, until: float,
-        latencies: list[float],
+        self, first: online.Match, http: httpx.AsyncClient, ws_base: str, think: float,
+        until: float, latencies: list[float],
     ) -> None:  # fmt: skip
+        """Play ``first``, then new matches until ``until``."""
         await asyncio.sleep(think * self.rng.random())  # slots do not start in step
+        match: online.Match | None = first
         while time.perf_counter() < until:
-            match = online.Match(self.index * 1000 + self.played)
-            self.played += 1
             try:
-                await match.create(http)
-                await match.connect([ws_base])
+                match = match or await self.prepare(http, ws_base)
                 await self.play(match, think, until, latencies)
             except Exception as error:  # a failed match is counted, the slot goes on
                 self.failures.append(repr(error)[:200])
             finally:
-                await match.close()
+                if match is not None:
+                    await match.close()
+                match = None
 
     async def play(
         self, match: online.Match, think: float, until: float, latencies: list[float]
@@ -113,14 +123,25 @@ async def measure(
     latencies: list[float] = []
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as http:
         slots = [Slot(i, rng) for i in range(matches)]
+        # The first matches are made before the clock starts, 50 at a time.
+        firsts: list[online.Match] = []
+        for start in range(0, matches, 50):
+            firsts += await asyncio.gather(
+                *(s.prepare(http, ws_base) for s in slots[start : start + 50])
+            )
         server_before = online.proc_usage(pid)["cpu_s"]
+        client_before = sum(os.times()[:2])
         services_before = online.services_cpu_s()
         began = time.perf_counter()
         await asyncio.gather(
-            *(s.run(http, ws_base, think, began + seconds, latencies) for s in slots)
+            *(
+                s.run(first, http, ws_base, think, began + seconds, latencies)
+                for s, first in zip(slots, firsts, strict=True)
+            )
         )
         elapsed = time.perf_counter() - began
         server_s = online.proc_usage(pid)["cpu_s"] - server_before
+        client_s = sum(os.times()[:2]) - client_before
         services = {k: v - services_before[k] for k, v in online.services_cpu_s().items()}
     moves = len(latencies)
     ordered = sorted(latencies)
@@ -133,6 +154,9 @@ async def measure(
         "moves": moves,
         "moves_per_s": round(moves / elapsed, 1),
         "server_cpu_share": round(server_s / elapsed, 3),  # of one core
+        # this bench's own share: on a shared machine, a busy client delays the lines
+        "client_cpu_share": round(client_s / elapsed, 3),
+        "load_average_1min": round(os.getloadavg()[0], 2),
         "server_cpu_s_per_move": round(server_s / max(1, moves), 6),
         "moves_per_server_core_s": round(moves / server_s, 1) if server_s else None,
         "postgres_cpu_s_per_move": round(services["PostgreSQL"] / max(1, moves), 6),
@@ -154,6 +178,9 @@ def main() -> None:
     args = parser.parse_args()
     online.quiet_client_gc()
     env = online.server_env(args.postgres, args.redis)
+    # At most 20 connections: PostgreSQL's 100 may be shared (tests, other benches), and
+    # one process at this pace needs far fewer.
+    env["DB_MAX_OVERFLOW"] = "0"
     migrate(env)
     log = Path(tempfile.gettempdir()) / f"bench-capacity-{os.getpid()}.log"
     print(f"server log: {log}", flush=True)
@@ -172,7 +199,9 @@ def main() -> None:
     print(
         f"server process: {figures['server_cpu_share']:.0%} of a core, "
         f"{figures['server_cpu_s_per_move'] * 1000:.2f} ms CPU per move, "
-        f"{figures['moves_per_server_core_s']} moves per server core-second"
+        f"{figures['moves_per_server_core_s']} moves per server core-second; "
+        f"bench client {figures['client_cpu_share']:.0%} of a core, "
+        f"load average {figures['load_average_1min']} on {os.cpu_count()} cores"
     )
     print(
         f"PostgreSQL {figures['postgres_cpu_s_per_move'] * 1000:.3f} ms CPU per move, "

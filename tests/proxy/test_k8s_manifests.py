@@ -140,6 +140,10 @@ def test_the_job_migrates_and_the_autoscaler_scales_the_deployment() -> None:
     }
     assert (hpa["spec"]["minReplicas"], hpa["spec"]["maxReplicas"]) == (2, 10)
     assert hpa["spec"]["metrics"][0]["resource"]["name"] == "cpu"
+    # Every pod at its most connections fits PostgreSQL's default max_connections (100).
+    config = one("ConfigMap")["data"]
+    per_pod = int(config["DB_POOL_SIZE"]) + int(config["DB_MAX_OVERFLOW"])
+    assert hpa["spec"]["maxReplicas"] * per_pod == 80
     pdb = one("PodDisruptionBudget")
     assert pdb["spec"]["minAvailable"] == 1
     assert pdb["spec"]["selector"] == one("Deployment")["spec"]["selector"]
