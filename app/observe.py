@@ -28,6 +28,18 @@ access = logging.getLogger("app.access")
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
 UNMATCHED = "unmatched"  # a path no route serves (a 404): one label for all of them
 NO_CLOSE_CODE = 1006  # the connection ended without a close frame
+# Labels come from bounded sets: a client choosing its method or close code must not be
+# able to make a new series (and its memory) per request.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+CLOSE_CODES = frozenset({1000, 1001, 1005, 1006, 1008, 1009, 1011, 1012, 1013, 4404})
+
+
+def method_label(method: str) -> str:
+    return method if method in METHODS else "OTHER"
+
+
+def close_label(code: int) -> str:
+    return str(code) if code in CLOSE_CODES else "other"
 
 
 def request_id_of(scope: Scope) -> str:
@@ -83,7 +95,7 @@ class RequestObserver:
         finally:
             took = time.perf_counter() - started
             route = route_of(scope)
-            method = scope["method"]
+            method = method_label(scope["method"])
             HTTP_REQUESTS.labels(method, route, str(status)).inc()
             HTTP_SECONDS.labels(method, route).observe(took)
             path = scope["path"]
@@ -92,7 +104,7 @@ class RequestObserver:
                 access.log(
                     level,
                     '%s %s %d %.1f ms',
-                    method,
+                    scope["method"],
                     path,
                     status,
                     took * 1000,
@@ -128,7 +140,7 @@ class RequestObserver:
             if accepted:
                 WEBSOCKETS_OPEN.dec()
             closed_with = NO_CLOSE_CODE if code is None else code
-            WEBSOCKET_CLOSES.labels(str(closed_with)).inc()
+            WEBSOCKET_CLOSES.labels(close_label(closed_with)).inc()
             took = time.perf_counter() - started
             access.info(
                 "WS %s closed %d after %.1f s",

@@ -194,3 +194,20 @@ def test_a_json_line_carries_the_request_fields() -> None:
     assert line["player"] == tag and len(tag or "") == 10
     assert player_id_for("alice") not in json.dumps(line)
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", line["time"])
+
+
+def test_labels_stay_bounded_whatever_the_client_sends(local: TestClient, players: Any) -> None:
+    local.request("BREW", "/api/games")
+    text = local.get("/metrics").text
+    assert 'method="BREW"' not in text
+    assert 'nook_http_requests_total{method="OTHER",route="/api/games",status="405"}' in text
+    (alice,) = players(local, "alice")
+    game = alice.new_game("tally")
+    with alice.websocket(f"/ws/games/{game['id']}") as ws:
+        ws.receive_json()
+        ws.close(3999)
+    for _ in range(200):
+        if 'code="other"' in local.get("/metrics").text:
+            break
+    text = local.get("/metrics").text
+    assert 'code="3999"' not in text and 'nook_websocket_closes_total{code="other"}' in text
