@@ -57,26 +57,44 @@ async def test_rolling_restart_loses_no_acknowledged_move(tmp_path: Path) -> Non
     first, url_a = start_app(env, tmp_path / "a.log")
     second, url_b = start_app(env, tmp_path / "b.log")
     ports = [int(url.rsplit(":", 1)[1]) for url in (url_a, url_b)]
-    try:
-        matches = [Match([url_a, url_b], SECRET, f"roll-{n}") for n in range(MATCHES)]
-        for match in matches:
+    matches: list[Match] = []
+    stop_playing = asyncio.Event()
+
+    async def keep_playing(slot: int) -> None:
+        """One match after another in this slot (a match that ends makes way)."""
+        number = 0
+        while not stop_playing.is_set():
+            match = Match([url_a, url_b], SECRET, f"roll-{slot}-{number}")
+            number += 1
             await match.start()
-        stop_playing = asyncio.Event()
-        playing = [asyncio.create_task(m.play_through_restarts(stop_playing)) for m in matches]
-        await asyncio.sleep(1)
-        before = sum(len(m.acked) for m in matches)
+            matches.append(match)
+            await match.play_through_restarts(stop_playing, lambda: 0.1)
+            await match.close()
+
+    def acked() -> int:
+        return sum(len(m.acked.union(*(s.acks for s in m.sockets))) for m in matches)
+
+    async def progress(beyond: int) -> int:
+        """Wait until the matches have acknowledged MATCHES more lines than ``beyond``."""
+        async with asyncio.timeout(60):
+            while acked() < beyond + MATCHES:
+                await asyncio.sleep(0.1)
+        return acked()
+
+    try:
+        playing = [asyncio.create_task(keep_playing(slot)) for slot in range(MATCHES)]
+        before = await progress(0)
         first = await restart(first, env, tmp_path / "a.log", ports[0])
-        between = sum(len(m.acked) for m in matches)
+        between = await progress(before)  # play goes on through A's restart
         second = await restart(second, env, tmp_path / "b.log", ports[1])
-        await asyncio.sleep(1)
+        after = await progress(between)  # and through B's
         stop_playing.set()
-        acked = await asyncio.wait_for(asyncio.gather(*playing), timeout=60)
+        await asyncio.wait_for(asyncio.gather(*playing), timeout=60)
         for match in matches:
             await match.check_log()
     finally:
         stop(first)
         stop(second)
-    print(f"rolling restart: {before} lines before, {between} after A's, {sum(acked)} in all")
-    assert before < between < sum(acked)  # play went on through each restart
+    print(f"rolling restart: {before} lines before, {between} after A's, {after} after B's")
     for log in ("a.log", "b.log"):
         assert "Traceback" not in (tmp_path / log).read_text()
