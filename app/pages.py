@@ -118,6 +118,9 @@ async def play_variant_number(
 
 @router.get("/daily/{game}", response_class=HTMLResponse)
 async def daily(request: Request, game: str) -> HTMLResponse:
+    _, daily_games = lobby_games(request.app.state.services.catalog.engines)
+    if game not in daily_games:  # no such game, or one without a daily board
+        return render(request, "not_found.html", status=404, game=None)
     return game_page(request, game, daily=True)
 
 

@@ -265,3 +265,11 @@ def test_computer_opens_when_its_seat_starts(alice_bob: Any) -> None:
         assert game["version"] == len(log) and game["view"]["turn"] == 0
         openers.append([m["seat"] for m in log])
     assert sorted(openers) == [[], [], [1], [1], [1]]
+
+
+def test_a_daily_page_only_for_games_with_a_daily_board(make_client: Any) -> None:
+    site = make_client(None)  # the registry's games
+    assert site.get("/daily/pairs").status_code == 200
+    assert site.get("/daily/blocks").status_code == 200
+    assert site.get("/daily/triangles").status_code == 404  # no daily board
+    assert site.get("/daily/chess").status_code == 404
