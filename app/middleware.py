@@ -14,6 +14,8 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from app.errors import STATUS
+
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'self'; "
@@ -40,7 +42,9 @@ def headers_for(path: str, content_type: bytes) -> dict[str, str]:
     return SECURITY_HEADERS
 
 
-async def _send_error(send: Send, status: int, code: str, message: str) -> None:
+async def _send_error(send: Send, code: str, message: str) -> None:
+    """The app's error body for ``code``, with the status the one table gives it."""
+    status = STATUS[code]
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
     await send(
         {
@@ -72,9 +76,7 @@ class BodyLimitMiddleware:
         limit = self.paths.get(scope["path"], self.default)
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _send_error(
-                send, 413, "too_large", f"request bodies are limited to {limit} bytes"
-            )
+            await _send_error(send, "too_large", f"request bodies are limited to {limit} bytes")
             return
         # Read the body up front (it is small by now) so a chunked body is limited too.
         chunks: list[bytes] = []
@@ -88,7 +90,7 @@ class BodyLimitMiddleware:
             size += len(chunk)
             if size > limit:
                 await _send_error(
-                    send, 413, "too_large", f"request bodies are limited to {limit} bytes"
+                    send, "too_large", f"request bodies are limited to {limit} bytes"
                 )
                 return
             chunks.append(chunk)
@@ -199,9 +201,7 @@ class OriginMiddleware:
             origin = next((v for k, v in scope["headers"] if k == b"origin"), None)
             if origin is not None and not self._allows(origin.decode("latin-1"), scope):
                 if kind == "http":
-                    await _send_error(
-                        send, 403, "bad_origin", "cross-site requests are not accepted"
-                    )
+                    await _send_error(send, "bad_origin", "cross-site requests are not accepted")
                 else:
                     await receive()  # websocket.connect
                     await send({"type": "websocket.close", "code": 1008, "reason": "bad_origin"})
