@@ -18,12 +18,12 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import anyio
 from anyio import ClosedResourceError
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 from uvicorn.protocols.utils import ClientDisconnected
@@ -43,6 +43,13 @@ from app.wire import (
     PongFrame,
     Snapshot,
     StateFrame,
+)
+from app.wire.client_frames import (
+    CLIENT_FRAME,
+    KNOWN_TYPES,
+    MoveMessage,
+    PingMessage,
+    SyncMessage,
 )
 
 router = APIRouter()
@@ -143,23 +150,28 @@ class MessageBudgets:
         return FloodWatch(3 * self.burst, max(1.0, self.burst / self.rate), self.now)
 
 
-def parse(data: str | bytes) -> dict[str, Any] | AppError:
-    """A client's message as a JSON object, or the error that says why it is not one."""
+Parsed = MoveMessage | SyncMessage | PingMessage | AppError
+
+
+def parse(data: str | bytes) -> tuple[Parsed, str | int | None]:
+    """A client's frame as its model, or the error that says why it is not one; and the
+    ``id`` it gave (when it is a JSON object), which every answer to it carries."""
     try:
-        message = json.loads(data)
+        raw = json.loads(data)
     except (ValueError, UnicodeDecodeError, RecursionError):  # nesting too deep: invalid
-        return AppError("bad_json", "a message is one JSON object")
-    if not isinstance(message, dict):
-        return AppError("bad_message", "a message is one JSON object")
-    return message
-
-
-def id_of(message: dict[str, Any] | AppError) -> str | int | None:
-    """The ``id`` a client gave its message, which every answer to it carries."""
-    if isinstance(message, AppError):
-        return None
-    given = message.get("id")
-    return given if isinstance(given, str | int) else None
+        return AppError("bad_json", "a message is one JSON object"), None
+    if not isinstance(raw, dict):
+        return AppError("bad_message", "a message is one JSON object"), None
+    given = raw.get("id")
+    message_id = given if isinstance(given, str | int) else None
+    try:
+        return CLIENT_FRAME.validate_python(raw), message_id
+    except ValidationError as error:
+        kinds = {problem["type"] for problem in error.errors()}
+        if kinds & {"union_tag_invalid", "union_tag_not_found"}:
+            return AppError("unknown_type", f"known types: {KNOWN_TYPES}"), message_id
+        why = "a move needs an integer version and a move object"
+        return AppError("bad_message", why), message_id
 
 
 class Connection:
@@ -270,43 +282,30 @@ class Connection:
             if len(data) > self.max_frame:
                 await self.ws.close(CLOSE_TOO_BIG, "frame too large")
                 return
-            message = parse(data)
+            message, message_id = parse(data)
             if not self.bucket.take():
                 if self.flood.refused():
                     await self.ws.close(CLOSE_POLICY, "too many messages")
                     return
                 RATE_LIMITED.labels("ws_messages").inc()
-                await self.refuse(id_of(message), AppError("rate_limited", "slow down"))
+                await self.refuse(message_id, AppError("rate_limited", "slow down"))
                 continue
-            await self.handle(message)
+            await self.handle(message, message_id)
 
-    async def handle(self, message: dict[str, Any] | AppError) -> None:
+    async def handle(self, message: Parsed, message_id: str | int | None) -> None:
         if isinstance(message, AppError):
-            await self.refuse(None, message)
-            return
-        kind = message.get("type")
-        if kind == "ping":
+            await self.refuse(message_id, message)
+        elif isinstance(message, PingMessage):
             await self.send(PongFrame())
-        elif kind == "sync":
-            since = message.get("version")
-            await self.send_state(
-                since if isinstance(since, int) and not isinstance(since, bool) else None
-            )
-        elif kind == "move":
-            await self.move(message, id_of(message))
+        elif isinstance(message, SyncMessage):
+            await self.send_state(message.since())
         else:
-            known = "known types: move, sync, ping"
-            await self.refuse(id_of(message), AppError("unknown_type", known))
+            await self.move(message, message_id)
 
-    async def move(self, message: dict[str, Any], request_id: str | int | None) -> None:
-        version, move = message.get("version"), message.get("move")
-        if not isinstance(version, int) or isinstance(version, bool) or not isinstance(move, dict):
-            why = "a move needs an integer version and a move object"
-            await self.refuse(request_id, AppError("bad_message", why))
-            return
+    async def move(self, message: MoveMessage, request_id: str | int | None) -> None:
         try:
             played = await to_the_end(
-                self.svc.moves.play(self.game_id, self.player_id, version, move)
+                self.svc.moves.play(self.game_id, self.player_id, message.version, message.move)
             )
         except AppError as error:
             await self.refuse(request_id, error)

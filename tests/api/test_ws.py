@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from app.ws import MessageBudgets
+from app.errors import AppError
+from app.ws import MessageBudgets, parse
 
 
 def receive(ws: Any) -> dict[str, Any]:
@@ -284,3 +285,23 @@ def test_presence_follows_seated_sockets_and_guards_claims(alice_bob: Any, clock
             assert claimed["outcome"]["winner"] == 0
         else:
             assert claimed["error"]["code"] == "your_turn"
+
+
+@pytest.mark.parametrize(
+    ("raw", "kind", "message_id"),
+    [
+        ('{"type": "move", "version": 3, "move": {"n": 1}, "id": "a"}', "MoveMessage", "a"),
+        ('{"type": "move", "version": true, "move": {}, "id": 9}', "bad_message", 9),
+        ('{"type": "move", "version": 3, "move": [1]}', "bad_message", None),
+        ('{"type": "sync", "version": "7", "extra": 1}', "SyncMessage", None),
+        ('{"type": "ping", "id": [1]}', "PingMessage", None),  # an id that is no id
+        ('{"type": "teleport", "id": 2}', "unknown_type", 2),
+        ('{"id": 2}', "unknown_type", 2),
+        ("[1, 2]", "bad_message", None),
+        ("{nope", "bad_json", None),
+    ],
+)
+def test_client_frames_are_validated_in_one_step(raw: str, kind: str, message_id: Any) -> None:
+    parsed, given = parse(raw)
+    assert (parsed.code if isinstance(parsed, AppError) else type(parsed).__name__) == kind
+    assert given == message_id
