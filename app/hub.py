@@ -158,6 +158,7 @@ class RedisHub:
         self._started_ok = False  # connected at least once
         self.origin = secrets.token_hex(8).encode() + b"\n"  # tags this process's messages
         self._published = Batched(self._publish_all)
+        self._publish_failing = False
 
     @property
     def connected(self) -> bool:
@@ -183,11 +184,18 @@ class RedisHub:
         started = time.perf_counter()
         try:
             await self._published((self.CHANNEL_PREFIX + game_id, payload))
-            HUB_PUBLISH.observe(time.perf_counter() - started)
         except (RedisError, OSError) as exc:
             # The move is committed already; other processes' watchers catch up when they
-            # resume.
-            log.error("redis publish for game %s failed: %s", game_id, exc)
+            # resume. One line per outage, not one per move.
+            if not self._publish_failing:
+                log.error("redis publish failed (%s); moves reach other processes' "
+                          "sockets when it is back", exc)
+            self._publish_failing = True
+            return
+        HUB_PUBLISH.observe(time.perf_counter() - started)
+        if self._publish_failing:
+            self._publish_failing = False
+            log.warning("redis publish works again")
 
     async def _publish_all(self, batch: list[tuple[str, bytes]]) -> list[None]:
         """The messages of many moves in one pipeline (one round trip, one connection)."""
