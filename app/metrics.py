@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -85,6 +86,28 @@ GC_PAUSE = Histogram(
 RATE_LIMITED = Counter("nook_rate_limited", "Requests refused by a limit, by limit.", ["kind"])
 LIVE_GAMES = Gauge("nook_live_games", "Games whose state this process keeps in memory.")
 SEEKS_WAITING = Gauge("nook_seeks_waiting", "Quick-pairing polls waiting on this process.")
+
+
+# A labelled child, looked up once: labels() takes a lock and builds a key on every call,
+# and the label values are few (bounded sets, see app/observe.py).
+@cache
+def move_count(game: str, outcome: str) -> Any:
+    return MOVES.labels(game, outcome)
+
+
+@cache
+def move_seconds(game: str) -> Any:
+    return MOVE_SECONDS.labels(game)
+
+
+@cache
+def http_requests(method: str, route: str, status: int) -> Any:
+    return HTTP_REQUESTS.labels(method, route, str(status))
+
+
+@cache
+def http_seconds(method: str, route: str) -> Any:
+    return HTTP_SECONDS.labels(method, route)
 
 
 def watch(

@@ -23,7 +23,7 @@ from app.errors import AppError, from_engine
 from app.hub import Hub
 from app.limits import Admission
 from app.live import LiveGames
-from app.metrics import MOVE_SECONDS, MOVES
+from app.metrics import move_count, move_seconds
 from app.models import COMPUTER, Game, GameStatus
 from app.snapshots import Snapshots, hub_views, outcome_of, seats_of, viewer_seat
 from app.store import Store
@@ -108,13 +108,13 @@ class MovePath:
         try:
             played = await self._attempt(game_id, player_id, version, raw_move, seen, from_memory)
         except AppError as error:
-            MOVES.labels(seen.game, error.code).inc()
+            move_count(seen.game, error.code).inc()
             raise
         except Exception:
-            MOVES.labels(seen.game, "failed").inc()
+            move_count(seen.game, "failed").inc()
             raise
-        MOVES.labels(seen.game, "accepted").inc()
-        MOVE_SECONDS.labels(seen.game).observe(time.perf_counter() - started)
+        move_count(seen.game, "accepted").inc()
+        move_seconds(seen.game).observe(time.perf_counter() - started)
         return played
 
     async def _attempt(

@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.health import PROBE_PATHS
 from app.identity import CookieSigner, player_from_headers
 from app.logs import REQUEST, RequestContext, player_tag
-from app.metrics import HTTP_REQUESTS, HTTP_SECONDS, WEBSOCKET_CLOSES, WEBSOCKETS_OPEN
+from app.metrics import WEBSOCKET_CLOSES, WEBSOCKETS_OPEN, http_requests, http_seconds
 
 access = logging.getLogger("app.access")
 
@@ -96,8 +96,8 @@ class RequestObserver:
             took = time.perf_counter() - started
             route = route_of(scope)
             method = method_label(scope["method"])
-            HTTP_REQUESTS.labels(method, route, str(status)).inc()
-            HTTP_SECONDS.labels(method, route).observe(took)
+            http_requests(method, route, status).inc()
+            http_seconds(method, route).observe(took)
             path = scope["path"]
             level = logging.DEBUG if path in PROBE_PATHS else logging.INFO
             if access.isEnabledFor(level):
