@@ -23,7 +23,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,27 +36,10 @@ sys.path.insert(0, str(ROOT))
 
 import online  # noqa: E402  (bench/online.py, this folder)
 
-from tests.servers import free_port, migrate, stop, wait_until_up  # noqa: E402
+from tests.servers import migrate, start_app, stop  # noqa: E402
 
 # Plan whole games: a slot plays its match to the end, then starts another.
 online.MOVES_PER_MATCH = 10_000
-
-
-def start_server(env: dict[str, str], log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """``python -m app`` on a free loopback port; the process and its base URL."""
-    port = free_port()
-    env = {**env, "HOST": "127.0.0.1", "PORT": str(port)}
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
-        )
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base_url, process, log)
-    except BaseException:
-        stop(process)
-        raise
-    return process, base_url
 
 
 class Slot:
@@ -184,7 +166,7 @@ def main() -> None:
     migrate(env)
     log = Path(tempfile.gettempdir()) / f"bench-capacity-{os.getpid()}.log"
     print(f"server log: {log}", flush=True)
-    process, base_url = start_server(env, log)
+    process, base_url = start_app(env, log)
     try:
         figures = asyncio.run(
             measure(base_url, process.pid, args.matches, args.think, args.seconds)
