@@ -120,6 +120,23 @@ def closing_line(view: dict[str, Any]) -> tuple[int, int] | None:
     return None
 
 
+def crossed_line(view: dict[str, Any]) -> tuple[int, int]:
+    """A legal line that some other pair of stars would cross (through no star): once
+    it is drawn, ``crossing_pair`` has an answer whatever else is on the board."""
+    stars = [tuple(s) for s in view["stars"]]
+    for a, b in legal_lines(view):
+        for c, d in combinations(range(len(stars)), 2):
+            if {c, d} & {a, b}:
+                continue
+            if crosses(stars[a], stars[b], stars[c], stars[d]) and not any(
+                near(stars[c], stars[d], stars[k], view["tolerance"])
+                for k in range(len(stars))
+                if k not in (c, d)
+            ):
+                return a, b
+    raise AssertionError("no line that another could cross")
+
+
 def crossing_pair(view: dict[str, Any]) -> tuple[int, int]:
     """Two stars whose line would cross a drawn line (and pass through no star)."""
     stars = [tuple(s) for s in view["stars"]]
@@ -322,7 +339,7 @@ def bubble_for(page: Any, key: str) -> None:
 def test_refusals_show_their_reason_next_to_the_line(phone: Any, shot: Any) -> None:
     page, problems = open_page(phone)
     start_game(page, level="easy")
-    first = legal_lines(fetch(page)["view"])[0]
+    first = crossed_line(fetch(page)["view"])  # so that a crossing refusal can follow
     draw(page, *first, touch=True)
     snap = fetch(page)
     assert snap["version"] == 2  # the line and the computer's reply
