@@ -25,6 +25,7 @@ from app.api import ratings as ratings_routes
 from app.api import replays as replay_routes
 from app.api import seeks as seeks_routes
 from app.assets import StaticTree, site_assets
+from app.budgets import MessageBudgets
 from app.clock import Clock, SystemClock
 from app.collector import collect_young_forever, time_pauses
 from app.config import MissingSecret, Settings, get_settings
@@ -46,7 +47,6 @@ from app.outage import OUTAGES, is_outage
 from app.presence import make_presence
 from app.services import Services
 from app.verify import VERIFY_BODY_BYTES
-from app.ws import MessageBudgets
 from engines.core.protocol import Engine
 
 log = logging.getLogger("app")

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from app.budgets import MessageBudgets
 from app.errors import AppError
-from app.ws import MessageBudgets, parse
+from app.ws import parse
 
 
 def receive(ws: Any) -> dict[str, Any]:
