@@ -1,0 +1,193 @@
+/**
+ * game-page — a game page's life on the shared session (core/session.js): the boot (the
+ * page's route), the page's address, the stored current game, the daily board, the words
+ * of a refusal, the links an end card copies or shares, and the connection state. A game
+ * module supplies its board, input, HUD and menu content and reacts to what arrives here.
+ *
+ *   const page = new GamePage(game, hooks)
+ *     hooks.opened(how)        a game is on the session (started, the address and the stored
+ *                              game set): draw it whole. how: "game" (/g/<id>), "daily",
+ *                              "played" (today's board, played before), "number", "resume",
+ *                              "new"
+ *     hooks.failed(error, how) the boot could open no game: the page offers a way on
+ *     hooks.notice(text, kind) a line for the player (a refusal's words, kind "error")
+ *     hooks.adopt(data, why)   the server's state replaced ours (session.js)
+ *     hooks.connection(state)  "online" | "offline" (optional; the banner is the session's)
+ *     hooks.slot?()            the stored game's key for the choice on screen ("current")
+ *     hooks.address?()         the open game's path (default /g/<id>; null keeps the page's)
+ *   page.session, page.store, page.config (the page-config JSON), page.catalog, page.query
+ *   page.online               false while the server cannot be reached
+ *   page.boot(routes)         opens the route's game; every route can be replaced:
+ *     /g/<id>                   loads it
+ *     /daily/<game>             today's board: resumed if this browser holds it, else created
+ *                               with routes.daily?() → body extras; "daily_played" → that game
+ *     /play/<game>/<number>     created with routes.number?() → body extras
+ *     else                      routes.fresh?() → Promise, default: page.resume() or
+ *                               page.create(routes.body?() ?? {}, "new")
+ *   page.open(data, how)      another game on screen: session.start, address, stored game,
+ *                             hooks.opened
+ *   page.create(body, how?)   POST /api/games {game, ...body} and opens it; → null, or the
+ *                             error (the game on screen, if any, stays)
+ *   page.resume(slot?)        opens the stored game of that slot if it can be played on
+ *                             → true; else forgets it → false
+ *   page.remember() / forget()  keeps / drops the open game as the stored one of its slot
+ *   page.refuse(error, {refresh?, sound?})  a refused move: its words through hooks.notice, the
+ *                             "refused" sound, and the server's state again when the code
+ *                             says the game moved on (game_over, time_up, or `refresh` codes)
+ *   page.text(error)          the words for an error (core/errors.js)
+ *   page.url(path, query?)    the absolute address of a path on this site
+ *   page.copy(url) / page.share(url, title?)  the end card's and the menu's link actions
+ *
+ * A live game (seats, a socket) opens the same way: hooks.opened connects the session's
+ * socket (session.connect) when the view is an online one; joining a seat or cancelling a
+ * waiting game are the game's own calls, after which page.open(answer) shows it again.
+ */
+
+import { localDate } from './daily.js';
+import { errorText } from './errors.js';
+import { Session } from './session.js';
+import { feedback } from './sound.js';
+import { copyLink, pageConfig, shareLink } from './ui.js';
+
+const ENDED = ['game_over', 'time_up']; // the game moved on: the page loads it again
+
+export class GamePage {
+  constructor(game, hooks) {
+    this.game = game;
+    this.hooks = hooks;
+    this.session = new Session(game, { adopt: hooks.adopt, connection: hooks.connection });
+    this.store = this.session.store;
+    this.config = pageConfig();
+    this.catalog = this.config.catalog ?? null; // the catalog entry came with the page
+    this.query = new URLSearchParams(location.search);
+  }
+
+  get online() {
+    return this.session.online;
+  }
+
+  /* ------------------------------------------------------------------ boot ----- */
+
+  async boot(routes = {}) {
+    const cfg = this.config;
+    const how = cfg.game_id ? 'game' : cfg.daily ? 'daily' : cfg.number ? 'number' : 'new';
+    try {
+      if (how === 'game') this.open(await this.session.load(cfg.game_id), how);
+      else if (how === 'daily') await this.openDaily(routes.daily?.() ?? {});
+      else if (how === 'number') await this.createOrThrow({ number: cfg.number, ...routes.number?.() }, how);
+      else if (routes.fresh) await routes.fresh();
+      else if (!(await this.resume())) await this.createOrThrow(routes.body?.() ?? {}, how);
+    } catch (error) {
+      this.hooks.failed(error, how);
+    }
+  }
+
+  async openDaily(body) {
+    const date = localDate();
+    this.dailyDate = date;
+    const stored = this.store.get('daily', null);
+    const mine = stored?.date === date ? stored.id : null; // today's board, started here
+    const known = await this.session.resumable(mine);
+    if (known && known.daily === date) {
+      this.open(known, 'daily');
+      return;
+    }
+    let data;
+    let how = 'daily';
+    try {
+      data = await this.session.create({ daily: date, ...body });
+    } catch (error) {
+      const id = error.code === 'daily_played' ? error.body?.id ?? mine : null;
+      if (!id) throw error;
+      data = await this.session.load(id);
+      how = 'played';
+    }
+    this.open(data, how);
+  }
+
+  /* ------------------------------------------------------------------ games ---- */
+
+  open(data, how) {
+    const session = this.session;
+    session.start(data);
+    // today's board, even when the server no longer calls the game the daily one
+    if ((how === 'daily' || how === 'played') && !session.daily) session.daily = this.dailyDate;
+    const path = this.hooks.address ? this.hooks.address() : `/g/${encodeURIComponent(session.id)}`;
+    if (path && location.pathname !== path) history.replaceState(null, '', path);
+    this.remember();
+    this.rememberDaily();
+    this.hooks.opened(how);
+  }
+
+  async createOrThrow(body, how = 'new') {
+    this.open(await this.session.create(body), how);
+  }
+
+  async create(body, how = 'new') {
+    try {
+      await this.createOrThrow(body, how);
+      return null;
+    } catch (error) {
+      return error;
+    }
+  }
+
+  async resume(slot = this.slot()) {
+    const data = await this.session.resumable(this.store.get(slot));
+    if (!data) {
+      this.store.set(slot, null);
+      return false;
+    }
+    this.open(data, 'resume');
+    return true;
+  }
+
+  slot() {
+    return this.hooks.slot?.() ?? 'current';
+  }
+
+  /** Only a seated player's unfinished game is worth coming back to. */
+  remember() {
+    const session = this.session;
+    if (session.id && !session.spectator && !session.view?.over) this.store.set(this.slot(), session.id);
+  }
+
+  forget() {
+    const slot = this.slot();
+    if (this.store.get(slot) === this.session.id) this.store.set(slot, null);
+  }
+
+  rememberDaily() {
+    const session = this.session;
+    if (session.daily && !session.spectator) this.store.set('daily', { date: session.daily, id: session.id });
+  }
+
+  /* ------------------------------------------------------------------ words ---- */
+
+  text(error) {
+    return errorText(this.game, error);
+  }
+
+  refuse(error, { refresh = [], sound = true } = {}) {
+    const text = this.text(error);
+    this.hooks.notice(text, 'error');
+    if (sound) feedback('refused');
+    const code = error?.code;
+    if (ENDED.includes(code) || refresh.includes(code)) this.session.refresh();
+    return text;
+  }
+
+  url(path, query = null) {
+    const url = new URL(path, location.origin);
+    for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
+    return url.href;
+  }
+
+  copy(url) {
+    return url ? copyLink(url) : Promise.resolve(false);
+  }
+
+  share(url, title = document.title) {
+    return url ? shareLink(url, title) : Promise.resolve(false);
+  }
+}

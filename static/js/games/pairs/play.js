@@ -1,0 +1,176 @@
+/**
+ * play — the Pairs player's taps as moves: the selection, a pair sent to the server (a tap
+ * made while it is on its way waits for the answer), hints and shuffles, and what a refusal
+ * shows. A tap on a tile with another picture only moves the selection (no request).
+ *
+ *   const play = createPlay(ctx)
+ *     ctx: {page, board, boardBox, hud, keys(), describe(cell), render(), showFinal(ms),
+ *           syncPause(), idle()}
+ *   play.onDown({cell})         a pointer went down on the board
+ *   play.tap(cell)              a tile chosen (pointer or keyboard)
+ *   play.select(cell | null), play.selected()
+ *   play.hint(), play.shuffle()
+ *   play.lock(ms), play.locked()  taps wait while tiles are about to change (data-locked)
+ *   play.reset()                a new game: nothing selected, nothing waiting
+ */
+
+import { t } from '../../core/i18n.js';
+import { feedback } from '../../core/sound.js';
+import { playAnswer } from './answer.js';
+
+const same = (p, q) => Boolean(p && q && p[0] === q[0] && p[1] === q[1]);
+
+export function createPlay(ctx) {
+  const { page, board, boardBox, hud } = ctx;
+  const session = page.session;
+  const say = (...args) => hud.say(...args);
+  const over = () => Boolean(session.view?.over);
+  let selected = null; // [r, c]
+  let pairInFlight = false;
+  let deferredTap = null;
+  let lockTimer = 0;
+
+  function lock(ms) {
+    clearTimeout(lockTimer);
+    boardBox.dataset.locked = String(ms > 0);
+    if (ms > 0 && ms < Infinity) lockTimer = setTimeout(() => lock(0), ms);
+  }
+  const locked = () => boardBox.dataset.locked === 'true';
+
+  function select(cell) {
+    selected = cell ? [cell[0], cell[1]] : null;
+    board.select(selected);
+  }
+
+  /** Sends a move; on success plays the answer against the view it replaced. */
+  async function send(move) {
+    const before = { tiles: board.tiles.map((row) => row.slice()), clock: session.view?.clock, over: over() };
+    const outcome = await session.move(move);
+    if (outcome.ok) {
+      playAnswer(outcome.result, before, {
+        session, board, hud, select, selected: () => selected, describe: ctx.describe, render: ctx.render,
+        showFinal: ctx.showFinal, lock, idle: ctx.idle,
+      });
+    }
+    return outcome;
+  }
+
+  function refused(error, a, b) {
+    const code = error?.code;
+    switch (code) {
+      case 'path_blocked':
+      case 'no_path':
+      case 'different_pictures':
+        board.shake([a, b]);
+        if (code === 'path_blocked' && error.details?.blocker) board.flashBlocker(error.details.blocker);
+        hud.announce(page.refuse(error));
+        select(code === 'different_pictures' ? b : a);
+        break;
+      case 'paused':
+        select(a);
+        ctx.syncPause();
+        break;
+      case 'stale_version': // the session adopted the server's board already
+        select(null);
+        say(page.text(error), 'error');
+        break;
+      case 'empty_cell':
+      case 'game_over':
+      case 'time_up':
+        select(null);
+        session.refresh();
+        break;
+      default:
+        select(a);
+        say(page.text(error), 'error');
+    }
+  }
+
+  async function tryPair(a, b) {
+    pairInFlight = true;
+    board.select(a, b);
+    const outcome = await send({ type: 'pair', a, b });
+    pairInFlight = false;
+    if (outcome.gone) return;
+    if (outcome.ok) {
+      if (same(selected, a) || same(selected, b)) selected = null;
+      board.select(selected);
+    } else {
+      refused(outcome.error, a, b);
+    }
+    const next = deferredTap;
+    deferredTap = null;
+    if (next && !over()) tap(next);
+  }
+
+  function tap(cell) {
+    if (pairInFlight) {
+      deferredTap = cell;
+      return;
+    }
+    if (board.tileAt(cell) === null) return;
+    // the pictures as the server's view has them (the board may still be animating)
+    const picture = (at) => session.view?.tiles?.[at[0]]?.[at[1]] ?? null;
+    if (!selected || (!same(selected, cell) && picture(selected) !== picture(cell))) {
+      // Nothing selected yet, or another picture: the selection moves there, silently.
+      select(cell);
+      feedback('select');
+      hud.announce(t('games.pairs.selected', { tile: ctx.describe(cell) }));
+      return;
+    }
+    if (same(selected, cell)) {
+      select(null);
+      hud.announce(t('games.pairs.deselected'));
+      return;
+    }
+    tryPair(selected, cell);
+  }
+
+  function onDown({ cell }) {
+    ctx.keys().pointer();
+    if (!session.view) return;
+    if (board.dealing) {
+      board.skipDeal();
+      return;
+    }
+    if (over() || session.spectator || locked()) return;
+    if (!cell || board.tileAt(cell) === null) {
+      if (!pairInFlight) select(null);
+      return;
+    }
+    tap(cell);
+  }
+
+  const playable = () => session.view && !over() && !session.spectator;
+
+  async function hint() {
+    if (!playable()) return;
+    if (board.dealing) board.skipDeal();
+    if (session.view.hint) {
+      board.setHint(null);
+      board.setHint(session.view.hint); // already paid for: outline it again
+      say(t('games.pairs.status.hint_again'), 'info');
+      return;
+    }
+    const outcome = await send({ type: 'hint' });
+    if (!outcome.ok && !outcome.gone) say(page.text(outcome.error), 'error');
+  }
+
+  async function shuffle() {
+    if (!playable()) return;
+    if (board.dealing) board.skipDeal();
+    select(null);
+    lock(Infinity); // no pair against tiles that are about to move
+    const outcome = await send({ type: 'shuffle' });
+    lock(0);
+    if (!outcome.ok && !outcome.gone) say(page.text(outcome.error), 'error');
+  }
+
+  function reset() {
+    selected = null;
+    deferredTap = null;
+    lock(0);
+  }
+
+  return { onDown, tap, select, selected: () => selected, hint, shuffle, lock, locked, reset };
+}
