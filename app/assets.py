@@ -15,6 +15,13 @@ styles minified (rjsmin, rcssmin: comments and spaces go, a quarter of a page's 
 and each game page gets its own slice of the catalog, ``i18n/<lang>/<game>.json``: every
 key but the other games' and the lobby's. Plain ``/static/<path>`` serves the files as
 written, for reading and debugging.
+
+A stylesheet is written as a folder of parts, one per component (``css/site/`` holds
+``01-tokens.css`` … ``18-quick-pairing.css``), and served as one file, ``css/site.css``: the
+parts concatenated in name order, which is the cascade's order. One file, not a ``<link>``
+per part, because a page would otherwise ask for some twenty stylesheets before it can paint;
+and concatenation, not ``@import``, because imports load one after another. Plain
+``/static/css/site.css`` serves the same concatenation unminified.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from pathlib import Path
 
 import rcssmin
 import rjsmin
+from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
@@ -34,7 +42,7 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 VERSIONED = "v/"
-BUILD = b"rjsmin+rcssmin+catalog-slices/1"  # change when the build below changes its output
+BUILD = b"rjsmin+rcssmin+catalog-slices+css-bundles/2"  # change when the build changes output
 MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
 MEDIA_TYPES = {
     ".js": "text/javascript; charset=utf-8",
@@ -60,7 +68,9 @@ class Assets:
     def __init__(self, directory: Path = STATIC_DIR) -> None:
         self.directory = directory
         self.version = tree_hash(directory)
-        self.built = {**minified(directory), **catalog_slices(directory / "i18n")}
+        self.bundles = stylesheet_bundles(directory / "css")
+        bundled = {path: rcssmin.cssmin(text).encode() for path, text in self.bundles.items()}
+        self.built = {**minified(directory), **bundled, **catalog_slices(directory / "i18n")}
 
     def url(self, path: str) -> str:
         """The immutable URL of ``path`` (relative to the static directory)."""
@@ -81,6 +91,19 @@ def minified(directory: Path) -> dict[str, bytes]:
             text = minify(path.read_text("utf-8"))
             built[path.relative_to(directory).as_posix()] = text.encode()
     return built
+
+
+def stylesheet_bundles(directory: Path) -> dict[str, str]:
+    """``css/<name>.css``: the parts in ``css/<name>/``, concatenated in name order."""
+    bundles = {}
+    for folder in sorted(p for p in directory.iterdir() if p.is_dir()):
+        if (directory / f"{folder.name}.css").exists():  # two sources for one URL
+            raise ValueError(f"css/{folder.name}.css is both a file and a folder of parts")
+        parts = sorted(folder.glob("*.css"))
+        if parts:
+            text = "\n".join(part.read_text("utf-8") for part in parts)
+            bundles[f"css/{folder.name}.css"] = text
+    return bundles
 
 
 def catalog_slices(directory: Path) -> dict[str, bytes]:
@@ -121,7 +144,21 @@ class StaticTree(StaticFiles):
                 if built is not None:
                     media_type = MEDIA_TYPES[Path(path).suffix]
                     return Response(built, media_type=media_type, headers={"cache-control": cache})
+        bundle = self.assets.bundles.get(path)
+        if bundle is not None and scope["method"] in ("GET", "HEAD"):
+            return bundle_response(bundle, cache, Headers(scope=scope))
         response = await super().get_response(path, scope)
         if response.status_code in (200, 304):
             response.headers["Cache-Control"] = cache
         return response
+
+
+def bundle_response(text: str, cache: str, request_headers: Headers) -> Response:
+    """A stylesheet bundle as written, revalidated by an ETag of its bytes (it has no file
+    of its own whose size and time StaticFiles could use)."""
+    body = text.encode()
+    etag = f'"{hashlib.sha256(body).hexdigest()[:16]}"'
+    headers = {"cache-control": cache, "etag": etag}
+    if etag in request_headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=MEDIA_TYPES[".css"], headers=headers)
