@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final, Literal
 
 from app.wire import ErrorResponse
 from engines.core.errors import AppCode, ErrorCode
@@ -72,8 +72,9 @@ STATUS: dict[str, int] = {
 }
 ANY_ROUTE = (AppCode.INTERNAL, AppCode.DATABASE_UNAVAILABLE)  # any route may answer these
 WRITE = (AppCode.BAD_ORIGIN,)  # any POST, PUT or DELETE may answer this
-ENGINE_PARAMS = "engine_params"  # stands for every BadParams code of an engine
-ENGINE_MOVES = "engine_moves"  # stands for every BadMove / IllegalMove code
+ENGINE_PARAMS: Final = "engine_params"  # stands for every BadParams code of an engine
+ENGINE_MOVES: Final = "engine_moves"  # stands for every BadMove / IllegalMove code
+EngineCodes = Literal["engine_params", "engine_moves"]
 
 
 def status_of(error: EngineError) -> int:
@@ -139,7 +140,7 @@ def not_found() -> AppError:
     return AppError(AppCode.GAME_NOT_FOUND, "no such game")
 
 
-def documented(*codes: AppCode | ErrorCode | str) -> dict[int | str, dict[str, Any]]:
+def documented(*codes: AppCode | ErrorCode | EngineCodes) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` for a route that can refuse with these codes: one entry per
     status, its description naming every code it carries."""
     by_status: dict[int, list[str]] = defaultdict(list)

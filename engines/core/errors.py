@@ -69,7 +69,7 @@ class AppCode(StrEnum):
     NO_RATINGS = "no_ratings"  # the game has no rated play
     SEEK_NOT_FOUND = "seek_not_found"  # no such seek of this player (or it expired)
     # --- 405 -------------------------------------------------------------------------
-    METHOD_NOT_ALLOWED = "method_not_allowed"
+    METHOD_NOT_ALLOWED = "method_not_allowed"  # a route asked with a method it does not answer
     # --- 409: the game is not in a state that allows it ------------------------------
     STALE_VERSION = "stale_version"  # the move was made against an older version
     WAITING_FOR_OPPONENT = "waiting_for_opponent"  # a move before the second seat is taken
