@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.errors import AppError
+from engines.core.errors import AppCode
 from engines.core.protocol import Engine
 
 AnyEngine = Engine[Any, Any, Any]
@@ -19,7 +20,7 @@ class Catalog:
         """The engine called ``name``, or a 404 ``unknown_game``."""
         engine = self.engines.get(name)
         if engine is None:
-            raise AppError("unknown_game", f"there is no game called {name[:40]!r}")
+            raise AppError(AppCode.UNKNOWN_GAME, f"there is no game called {name[:40]!r}")
         return engine
 
     def __contains__(self, name: object) -> bool:

@@ -16,6 +16,7 @@ from app.clock import Clock
 from app.errors import AppError
 from app.models import COMPUTER, Game
 from app.presence import Presence
+from engines.core.errors import AppCode
 
 
 class ClaimPolicy:
@@ -33,7 +34,7 @@ class ClaimPolicy:
             seats = await self.presence.seats(game.id, len(game.seats), self.clock.now_ms())
         except (RedisError, OSError):
             raise AppError(
-                "opponent_present", "presence is unknown right now: a win by absence waits"
+                AppCode.OPPONENT_PRESENT, "presence is unknown right now: a win by absence waits"
             ) from None
         for seat, presence in enumerate(seats):
             if seat in mine or game.seats[seat] == COMPUTER:
@@ -41,7 +42,7 @@ class ClaimPolicy:
             recently = presence.away_ms is not None and presence.away_ms < grace_ms
             if presence.connected or recently:
                 raise AppError(
-                    "opponent_present",
+                    AppCode.OPPONENT_PRESENT,
                     f"you can claim the win after your opponent has been away "
                     f"for {grace_ms // 1000} seconds",
                 )

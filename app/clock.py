@@ -8,6 +8,7 @@ import time
 from typing import Protocol
 
 from app.errors import AppError
+from engines.core.errors import ErrorCode
 
 
 class Clock(Protocol):
@@ -35,4 +36,4 @@ def parse_day(text: str) -> dt.date:
             return dt.date.fromisoformat(text)
     except ValueError:
         pass
-    raise AppError("bad_date", "a date is written YYYY-MM-DD")
+    raise AppError(ErrorCode.BAD_DATE, "a date is written YYYY-MM-DD")

@@ -3,73 +3,78 @@ status, here and nowhere else. REST answers ``{"error": {"code", "message", "det
 (plus top-level extras such as ``current``); a socket sends the same body in an
 ``{"type": "error", "id", "status", ...}`` frame.
 
-Engine errors keep their engine codes (``engines.core.errors``): the error's class gives
-the status (BadParams 400, BadMove and IllegalMove 422) unless ``STATUS`` names the code.
+The codes are ``AppCode`` and ``ErrorCode`` members (``engines.core.errors``), and
+``STATUS`` below is the one table of their statuses (the middleware answers from it too).
+Engine errors keep their engine codes: the error's class gives the status (BadParams 400,
+BadMove and IllegalMove 422) unless ``STATUS`` names the code. docs/errors.md lists them.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Final, Literal
 
 from app.wire import ErrorResponse
+from engines.core.errors import AppCode, ErrorCode
 from engines.core.protocol import BadParams, EngineError
 
 STATUS: dict[str, int] = {
     # 400: the request cannot be read
-    "bad_json": 400,
-    "bad_params": 400,
+    AppCode.BAD_JSON: 400,
+    ErrorCode.BAD_PARAMS: 400,
     # 403: not this player's to do
-    "not_seated": 403,
-    "not_your_turn": 403,
-    "not_owner": 403,
-    "bad_origin": 403,
-    "replay_forbidden": 403,
-    "rated_needs_name": 403,  # rated play needs a named player (app.fair_play)
-    "rated_needs_games": 403,  # ... who has finished a few games; details: finished, needed
+    AppCode.NOT_SEATED: 403,
+    ErrorCode.NOT_YOUR_TURN: 403,
+    AppCode.NOT_OWNER: 403,
+    AppCode.BAD_ORIGIN: 403,
+    AppCode.REPLAY_FORBIDDEN: 403,
+    AppCode.RATED_NEEDS_NAME: 403,  # rated play needs a named player (app.fair_play)
+    AppCode.RATED_NEEDS_GAMES: 403,  # ... who has finished a few games; details: finished, needed
     # 404: no such thing
-    "not_found": 404,
-    "unknown_game": 404,
-    "game_not_found": 404,
-    "no_daily": 404,
-    "bad_code": 404,  # a device-transfer code that is wrong, used or expired
-    "no_ratings": 404,
-    "seek_not_found": 404,  # no such seek of this player (or it expired)
-    "method_not_allowed": 405,
+    AppCode.NOT_FOUND: 404,
+    AppCode.UNKNOWN_GAME: 404,
+    AppCode.GAME_NOT_FOUND: 404,
+    AppCode.NO_DAILY: 404,
+    AppCode.BAD_CODE: 404,  # a device-transfer code that is wrong, used or expired
+    AppCode.NO_RATINGS: 404,
+    AppCode.SEEK_NOT_FOUND: 404,  # no such seek of this player (or it expired)
+    AppCode.METHOD_NOT_ALLOWED: 405,
     # 409: the game is not in a state that allows it
-    "stale_version": 409,
-    "waiting_for_opponent": 409,
-    "game_over": 409,
-    "game_cancelled": 409,
-    "no_free_seat": 409,
-    "not_waiting": 409,
-    "daily_played": 409,
-    "opponent_present": 409,
-    "no_rematch": 409,
-    "not_over": 409,
-    "no_offer": 409,
-    "too_many_waiting": 409,
-    "seek_paired": 409,  # details.game_id: the game the seek became
-    "nothing_to_transfer": 409,  # a transfer code asked for by a browser with no player yet
-    "too_large": 413,
+    AppCode.STALE_VERSION: 409,
+    AppCode.WAITING_FOR_OPPONENT: 409,
+    ErrorCode.GAME_OVER: 409,
+    AppCode.GAME_CANCELLED: 409,
+    AppCode.NO_FREE_SEAT: 409,
+    AppCode.NOT_WAITING: 409,
+    AppCode.DAILY_PLAYED: 409,
+    AppCode.OPPONENT_PRESENT: 409,
+    AppCode.NO_REMATCH: 409,
+    AppCode.NOT_OVER: 409,
+    AppCode.NO_OFFER: 409,
+    AppCode.TOO_MANY_WAITING: 409,
+    AppCode.SEEK_PAIRED: 409,  # details.game_id: the game the seek became
+    AppCode.NOTHING_TO_TRANSFER: 409,  # a transfer code asked for by a browser with no player yet
+    AppCode.TOO_LARGE: 413,
     # 422: well-formed, but not acceptable
-    "invalid_request": 422,
-    "bad_message": 422,
-    "unknown_type": 422,
-    "bad_name": 422,
-    "bad_date": 422,
-    "bad_ply": 422,
-    "illegal_log": 422,
-    "bad_pool": 422,
-    "rate_limited": 429,
-    "busy": 429,
-    "internal": 500,
-    "database_unavailable": 503,
+    AppCode.INVALID_REQUEST: 422,
+    AppCode.BAD_MESSAGE: 422,
+    AppCode.UNKNOWN_TYPE: 422,
+    AppCode.BAD_NAME: 422,
+    ErrorCode.BAD_DATE: 422,
+    AppCode.BAD_PLY: 422,
+    AppCode.ILLEGAL_LOG: 422,
+    AppCode.BAD_POOL: 422,
+    AppCode.RATE_LIMITED: 429,
+    AppCode.BUSY: 429,
+    AppCode.INTERNAL: 500,
+    AppCode.DATABASE_UNAVAILABLE: 503,
 }
-ANY_ROUTE = ("internal", "database_unavailable")  # any route may answer these
-WRITE = ("bad_origin",)  # any POST, PUT or DELETE may answer this
-ENGINE_PARAMS = "engine_params"  # stands for every BadParams code of an engine
-ENGINE_MOVES = "engine_moves"  # stands for every BadMove / IllegalMove code
+ANY_ROUTE = (AppCode.INTERNAL, AppCode.DATABASE_UNAVAILABLE)  # any route may answer these
+WRITE = (AppCode.BAD_ORIGIN,)  # any POST, PUT or DELETE may answer this
+ENGINE_PARAMS: Final = "engine_params"  # stands for every BadParams code of an engine
+ENGINE_MOVES: Final = "engine_moves"  # stands for every BadMove / IllegalMove code
+EngineCodes = Literal["engine_params", "engine_moves"]
 
 
 def status_of(error: EngineError) -> int:
@@ -78,24 +83,38 @@ def status_of(error: EngineError) -> int:
 
 class AppError(Exception):
     """A refusal with a stable ``code``; ``details`` is data for the client, ``extra``
-    top-level keys beside ``error`` (e.g. ``current``: the state a stale move missed)."""
+    top-level keys beside ``error`` (e.g. ``current``: the state a stale move missed).
+    The status is the code's in ``STATUS``; only ``HTTP_ERROR`` (an HTTP error the
+    framework raised, of any status) carries its own ``status``."""
 
     def __init__(
         self,
-        code: str,
+        code: AppCode | ErrorCode,
         message: str,
         details: dict[str, Any] | None = None,
         extra: dict[str, Any] | None = None,
-        status: int | None = None,
         headers: dict[str, str] | None = None,
+        status: int | None = None,
     ) -> None:
-        super().__init__(f"{code}: {message}")
-        self.status = status if status is not None else STATUS[code]
-        self.code = code
-        self.message = message
-        self.details = details or {}
-        self.extra = extra or {}
+        if (status is None) != (code != AppCode.HTTP_ERROR):
+            raise ValueError(f"{code}: only http_error carries its own status")
+        self._hold(code, message, details, extra, STATUS[code] if status is None else status)
         self.headers = headers
+
+    def _hold(
+        self,
+        code: str,
+        message: str,
+        details: Mapping[str, Any] | None,
+        extra: dict[str, Any] | None,
+        status: int,
+    ) -> None:
+        Exception.__init__(self, f"{code}: {message}")
+        self.status = status
+        self.code = str(code)  # the plain string, as the wire has it
+        self.message = message
+        self.details = dict(details or {})
+        self.extra = extra or {}
 
     def body(self) -> dict[str, Any]:
         error: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -104,15 +123,24 @@ class AppError(Exception):
         return {"error": error, **self.extra}
 
 
+class EngineRefusal(AppError):
+    """An engine's error as the app answers it: the engine's code (a game's own codes are
+    in no enum) with the status ``status_of`` gives it."""
+
+    def __init__(self, error: EngineError) -> None:
+        self._hold(error.code, error.message, error.details, None, status_of(error))
+        self.headers = None
+
+
 def from_engine(error: EngineError) -> AppError:
-    return AppError(error.code, error.message, error.details, status=status_of(error))
+    return EngineRefusal(error)
 
 
 def not_found() -> AppError:
-    return AppError("game_not_found", "no such game")
+    return AppError(AppCode.GAME_NOT_FOUND, "no such game")
 
 
-def documented(*codes: str) -> dict[int | str, dict[str, Any]]:
+def documented(*codes: AppCode | ErrorCode | EngineCodes) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` for a route that can refuse with these codes: one entry per
     status, its description naming every code it carries."""
     by_status: dict[int, list[str]] = defaultdict(list)

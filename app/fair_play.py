@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.errors import AppError
+from engines.core.errors import AppCode
 
 if TYPE_CHECKING:
     from app.store import Store
@@ -38,10 +39,10 @@ class RatedAdmission:
         """Refuse (403) a player who may not play rated yet, saying what is missing."""
         name, finished = await self.store.rated_standing(player_id, engine, MIN_FINISHED)
         if not name:
-            raise AppError("rated_needs_name", "choose a name before you play rated games")
+            raise AppError(AppCode.RATED_NEEDS_NAME, "choose a name before you play rated games")
         if finished < MIN_FINISHED:
             raise AppError(
-                "rated_needs_games",
+                AppCode.RATED_NEEDS_GAMES,
                 f"finish {MIN_FINISHED} games before you play rated ones "
                 f"({finished} so far)",
                 details={"finished": finished, "needed": MIN_FINISHED},

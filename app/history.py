@@ -34,6 +34,7 @@ from app.wire import (
     Tally,
     VariantStats,
 )
+from engines.core.errors import AppCode
 
 HISTORY_PAGE = 20
 HISTORY_MAX = 100
@@ -64,7 +65,7 @@ def parse_cursor(text: str) -> tuple[int, str]:
     """``before`` is ``<started_ms>.<id>`` of the last game a page showed."""
     match = CURSOR.fullmatch(text)
     if match is None:
-        raise AppError("invalid_request", "before: a cursor is the `next` of a page")
+        raise AppError(AppCode.INVALID_REQUEST, "before: a cursor is the `next` of a page")
     return int(match[1]), match[2]
 
 

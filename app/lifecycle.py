@@ -20,6 +20,7 @@ from app.store import Store
 from app.wire import CancelledFrame, JoinedFrame, Rematch, RematchFrame, Snapshot
 from app.workers import EngineWorkers
 from engines.core.daily import daily_seed
+from engines.core.errors import AppCode, ErrorCode
 from engines.core.numbers import SEED_LIMIT
 from engines.core.protocol import EngineError, SeatKind
 
@@ -112,7 +113,7 @@ class Lifecycle:
         limit = self.admission.settings.limit_waiting_per_player
         if await self.store.count_waiting(player_id, self._waiting_since()) >= limit:
             raise AppError(
-                "too_many_waiting",
+                AppCode.TOO_MANY_WAITING,
                 f"you have {limit} games waiting for an opponent: cancel one first",
             )
 
@@ -124,11 +125,11 @@ class Lifecycle:
         date = parse_day(daily)
         if abs((date - today(self.clock)).days) > 1:
             raise AppError(
-                "bad_date", "the daily board exists only for yesterday, today and tomorrow"
+                ErrorCode.BAD_DATE, "the daily board exists only for yesterday, today and tomorrow"
             )
         params = engine.daily_params(raw)
         if params is None:
-            raise AppError("no_daily", f"{game_name} has no daily board")
+            raise AppError(AppCode.NO_DAILY, f"{game_name} has no daily board")
         return params, daily_seed(game_name, daily)
 
     async def join(self, game_id: str, player_id: str) -> Snapshot:
@@ -138,9 +139,11 @@ class Lifecycle:
         engine = self.catalog.engine(game.engine)
         if not seats_of(game, player_id):
             if game.status != GameStatus.WAITING or None not in game.seats:
-                raise AppError("no_free_seat", "both seats are taken; you can watch this game")
+                raise AppError(
+                    AppCode.NO_FREE_SEAT, "both seats are taken; you can watch this game"
+                )
             if game.updated_ms < self._waiting_since():
-                raise AppError("no_free_seat", "this invitation has expired")
+                raise AppError(AppCode.NO_FREE_SEAT, "this invitation has expired")
             if engine.rating_pool(engine.parse_params(game.params)) is not None:
                 await self.rated.check(player_id, game.engine)
             seats = list(game.seats)
@@ -150,7 +153,7 @@ class Lifecycle:
             deadline = engine.deadline(await self.workers.load(engine, game))
             deadline_ms = None if deadline is None else now + deadline
             if not await self.store.take_seat(game_id, player_id, seats, now, deadline_ms):
-                raise AppError("no_free_seat", "someone else took the seat first")
+                raise AppError(AppCode.NO_FREE_SEAT, "someone else took the seat first")
             game = await self.store.game(game_id)
             players = await self.snapshots.players(game, engine)
             await self.hub.publish(game.id, JoinedFrame(version=game.version, players=players))
@@ -162,10 +165,10 @@ class Lifecycle:
         """Withdraw a game nobody has joined yet; only its creator may."""
         game = await self.store.game(game_id)
         if game.owner_id != player_id:
-            raise AppError("not_owner", "only the creator can cancel this game")
+            raise AppError(AppCode.NOT_OWNER, "only the creator can cancel this game")
         if not await self.store.cancel_waiting(game_id, self.clock.now_ms()):
             raise AppError(
-                "not_waiting", "only a game still waiting for an opponent can be cancelled"
+                AppCode.NOT_WAITING, "only a game still waiting for an opponent can be cancelled"
             )
         await self.hub.publish(game_id, CancelledFrame(version=game.version))
 
@@ -198,11 +201,11 @@ class Lifecycle:
         mine = seats_of(game, player_id)
         humans = {s for s in game.seats if s not in (None, COMPUTER)}
         if not mine:
-            raise AppError("not_seated", "only the players can ask for a rematch")
+            raise AppError(AppCode.NOT_SEATED, "only the players can ask for a rematch")
         if len(humans) < 2:
-            raise AppError("no_rematch", "rematches are for games between two players")
+            raise AppError(AppCode.NO_REMATCH, "rematches are for games between two players")
         if game.status != GameStatus.OVER:
-            raise AppError("not_over", "a rematch can be offered once the game is over")
+            raise AppError(AppCode.NOT_OVER, "a rematch can be offered once the game is over")
         offer = Rematch.model_validate(game.rematch or {})
         if offer.game_id is not None:
             return offer  # already agreed: everyone goes to the same new game
@@ -211,7 +214,7 @@ class Lifecycle:
         if action == "decline":
             return Rematch(declined_by=mine[0])
         if offer.offered_by in (None, mine[0]):
-            raise AppError("no_offer", "there is no rematch offer from your opponent")
+            raise AppError(AppCode.NO_OFFER, "there is no rematch offer from your opponent")
         return offer
 
     async def _new_rematch(self, game_id: str) -> tuple[Any, int, Any]:

@@ -23,6 +23,7 @@ from app.batching import Batched
 from app.config import Settings
 from app.errors import AppError
 from app.metrics import RATE_LIMITED
+from engines.core.errors import AppCode
 
 log = logging.getLogger("app.limits")
 
@@ -361,7 +362,7 @@ class Admission:
             if wait is not None:
                 RATE_LIMITED.labels(action).inc()
                 raise AppError(
-                    "rate_limited",
+                    AppCode.RATE_LIMITED,
                     f"at most {limit} {what} a minute; try again in {wait} s",
                     headers={"Retry-After": str(wait)},
                 )

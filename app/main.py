@@ -47,6 +47,7 @@ from app.outage import OUTAGES, is_outage
 from app.presence import make_presence
 from app.services import Services
 from app.verify import VERIFY_BODY_BYTES
+from engines.core.errors import AppCode
 from engines.core.protocol import Engine
 
 log = logging.getLogger("app")
@@ -160,26 +161,32 @@ def create_app(
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
         problems = error.errors()
         if any(p.get("type") == "json_invalid" for p in problems):
-            return await app_error(_, AppError("bad_json", "the body is not valid JSON"))
+            return await app_error(_, AppError(AppCode.BAD_JSON, "the body is not valid JSON"))
         details = [
             {"loc": [str(part) for part in p.get("loc", ())], "msg": p.get("msg", "")}
             for p in problems
         ]
         first = details[0] if details else {"loc": [], "msg": "invalid request"}
         message = f"{'.'.join(first['loc'])}: {first['msg']}"
-        return await app_error(_, AppError("invalid_request", message, {"problems": details}))
+        return await app_error(_, AppError(AppCode.INVALID_REQUEST, message, {"problems": details}))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         if error.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
             return pages.render(request, "not_found.html", status=404, game=None)
-        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        body = AppError(code, str(error.detail), status=error.status_code).body()
+        code = {404: AppCode.NOT_FOUND, 405: AppCode.METHOD_NOT_ALLOWED}.get(error.status_code)
+        detail = str(error.detail)
+        refusal = (
+            AppError(code, detail)
+            if code
+            else AppError(AppCode.HTTP_ERROR, detail, status=error.status_code)
+        )
+        body = refusal.body()
         return JSONResponse(body, error.status_code, headers=getattr(error, "headers", None))
 
     @app.exception_handler(Exception)
     async def server_error(_: Request, error: Exception) -> JSONResponse:
-        return await app_error(_, AppError("internal", "the server failed; try again"))
+        return await app_error(_, AppError(AppCode.INTERNAL, "the server failed; try again"))
 
     # Registered by class, these are answered here and not re-raised to the server's log.
     @app.exception_handler(SQLAlchemyError)

@@ -15,6 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app.errors import STATUS
+from engines.core.errors import AppCode
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -42,7 +43,7 @@ def headers_for(path: str, content_type: bytes) -> dict[str, str]:
     return SECURITY_HEADERS
 
 
-async def _send_error(send: Send, code: str, message: str) -> None:
+async def _send_error(send: Send, code: AppCode, message: str) -> None:
     """The app's error body for ``code``, with the status the one table gives it."""
     status = STATUS[code]
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
@@ -57,6 +58,10 @@ async def _send_error(send: Send, code: str, message: str) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+def too_large(limit: int) -> str:
+    return f"request bodies are limited to {limit} bytes"
 
 
 class BodyLimitMiddleware:
@@ -76,7 +81,7 @@ class BodyLimitMiddleware:
         limit = self.paths.get(scope["path"], self.default)
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _send_error(send, "too_large", f"request bodies are limited to {limit} bytes")
+            await _send_error(send, AppCode.TOO_LARGE, too_large(limit))
             return
         # Read the body up front (it is small by now) so a chunked body is limited too.
         chunks: list[bytes] = []
@@ -89,9 +94,7 @@ class BodyLimitMiddleware:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                await _send_error(
-                    send, "too_large", f"request bodies are limited to {limit} bytes"
-                )
+                await _send_error(send, AppCode.TOO_LARGE, too_large(limit))
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
@@ -153,6 +156,7 @@ def client_address(scope: Scope) -> str:
 
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 _UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+BAD_ORIGIN = AppCode.BAD_ORIGIN  # the body's code, and the close reason of a refused socket
 
 
 def normalize_origin(origin: str) -> str:
@@ -201,10 +205,10 @@ class OriginMiddleware:
             origin = next((v for k, v in scope["headers"] if k == b"origin"), None)
             if origin is not None and not self._allows(origin.decode("latin-1"), scope):
                 if kind == "http":
-                    await _send_error(send, "bad_origin", "cross-site requests are not accepted")
+                    await _send_error(send, BAD_ORIGIN, "cross-site requests are not accepted")
                 else:
                     await receive()  # websocket.connect
-                    await send({"type": "websocket.close", "code": 1008, "reason": "bad_origin"})
+                    await send({"type": "websocket.close", "code": 1008, "reason": BAD_ORIGIN})
                 return
         await self.app(scope, receive, send)
 

@@ -30,14 +30,18 @@ from app.store import Store
 from app.store.ratings import RatedEnd
 from app.wire import Event, HubMove
 from app.workers import EngineWorkers
+from engines.core.errors import AppCode
 from engines.core.protocol import EngineError
 
 # A move on a game in one of these states is refused before the engine sees it. A
 # finished game is the engine's to judge: some take moves after the end (Blocks'
 # Continue), the others refuse them with ``game_over``.
 CLOSED = {
-    GameStatus.WAITING: ("waiting_for_opponent", "the game starts when a second player joins"),
-    GameStatus.CANCELLED: ("game_cancelled", "this game was cancelled before it started"),
+    GameStatus.WAITING: (
+        AppCode.WAITING_FOR_OPPONENT,
+        "the game starts when a second player joins",
+    ),
+    GameStatus.CANCELLED: (AppCode.GAME_CANCELLED, "this game was cancelled before it started"),
 }
 
 
@@ -133,7 +137,7 @@ class MovePath:
         state = live.state if live else await self.workers.load(engine, game)
         mine = seats_of(game, player_id)
         if not mine:
-            raise AppError("not_seated", "you do not hold a seat in this game")
+            raise AppError(AppCode.NOT_SEATED, "you do not hold a seat in this game")
         if game.status == GameStatus.WAITING:
             raise AppError(*CLOSED[GameStatus.WAITING])
         if version != game.version:
@@ -227,7 +231,7 @@ class MovePath:
     def _stale(self, game: Game, engine: AnyEngine, state: Any, player_id: str | None) -> AppError:
         current = self.snapshots.snapshot(game, engine, state, player_id)
         return AppError(
-            "stale_version",
+            AppCode.STALE_VERSION,
             f"the game is at version {game.version}; reload and try again",
             extra={"current": current.model_dump(mode="json")},
         )

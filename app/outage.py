@@ -11,6 +11,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.errors import AppError
+from engines.core.errors import AppCode
 
 log = logging.getLogger("app.db")
 
@@ -47,7 +48,7 @@ class OutageLog:
             log.error("database unavailable (%s); answering 503 until it is back", reason)
         self.last_failure = now
         return AppError(
-            "database_unavailable",
+            AppCode.DATABASE_UNAVAILABLE,
             "the game store is unavailable; try again in a few seconds",
             headers={"Retry-After": str(RETRY_AFTER_S)},
         )

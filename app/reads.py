@@ -27,6 +27,7 @@ from app.wire import (
     Tally,
 )
 from engines.core.daily import daily_seed
+from engines.core.errors import AppCode
 
 NAME_MAX = 24
 LOG_PAGE = 500  # log entries per page at most: one long log never holds up the others
@@ -35,7 +36,7 @@ LOG_PAGE = 500  # log entries per page at most: one long log never holds up the 
 def clean_name(raw: str) -> str:
     name = raw.strip()
     if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
-        raise AppError("bad_name", f"a name has 1 to {NAME_MAX} printable characters")
+        raise AppError(AppCode.BAD_NAME, f"a name has 1 to {NAME_MAX} printable characters")
     return name
 
 
@@ -138,7 +139,7 @@ class Reads:
         day = (parse_day(date) if date else today(self.clock)).isoformat()
         params = engine.daily_params({})
         if params is None:
-            raise AppError("no_daily", f"{game} has no daily board")
+            raise AppError(AppCode.NO_DAILY, f"{game} has no daily board")
         seed = daily_seed(game, day)
         honour = await self.store.board_of_honour(game, day)
         return DailyBoard(

@@ -32,6 +32,7 @@ from app.models import Game
 from app.snapshots import may_replay, replay_forbidden, seats_of, viewer_seat
 from app.store import Store
 from app.wire import Event, Replay, ReplayStep
+from engines.core.errors import AppCode
 from engines.core.weighed import WeighedLRU
 
 # States ~3 kB each for Blocks, ~7.6 kB for a 120-star Triangles game, and its board
@@ -130,7 +131,9 @@ class Replays:
         plies = len(replayed.states) - 1
         ply = plies if ply is None else ply
         if not 0 <= ply <= plies:
-            raise AppError("bad_ply", f"this game has plies 0 to {plies}", details={"plies": plies})
+            raise AppError(
+                AppCode.BAD_PLY, f"this game has plies 0 to {plies}", details={"plies": plies}
+            )
         state = replayed.states[ply]
         seat = viewer_seat(engine, state, mine)
         return Replay(

@@ -34,6 +34,7 @@ from app.metrics import RATE_LIMITED
 from app.models import Game, Seek
 from app.store import Store
 from app.wire import HubMessage, SeekPairedFrame, SeekState
+from engines.core.errors import AppCode
 from engines.core.numbers import SEED_LIMIT
 from engines.core.protocol import EngineError
 
@@ -54,7 +55,7 @@ def channel(seek_id: str) -> str:
 
 
 def not_found() -> AppError:
-    return AppError("seek_not_found", "no such seek (or it has expired)")
+    return AppError(AppCode.SEEK_NOT_FOUND, "no such seek (or it has expired)")
 
 
 @dataclass
@@ -204,7 +205,7 @@ class Seeks:
         if not await self._take_slot(key, poll.holder):
             RATE_LIMITED.labels("seek_polls").inc()
             raise AppError(
-                "rate_limited",
+                AppCode.RATE_LIMITED,
                 "too many open polls; close another tab first",
                 headers={"Retry-After": "1"},
             )
@@ -287,7 +288,9 @@ class Seeks:
         seek = await self._own(seek_id, player_id)  # gone now: 404
         if seek.game_id is not None:
             raise AppError(
-                "seek_paired", "this seek has become a game", details={"game_id": seek.game_id}
+                AppCode.SEEK_PAIRED,
+                "this seek has become a game",
+                details={"game_id": seek.game_id},
             )
         raise not_found()
 

@@ -15,6 +15,7 @@ from app.models import COMPUTER, Game, GameStatus
 from app.presence import Presence
 from app.store import Store
 from app.wire import Outcome, PlayerKind, Rematch, SeatHolder, SeatPresence, Snapshot, View
+from engines.core.errors import AppCode
 from engines.core.glicko2 import START_RATING
 from engines.core.protocol import SeatKind
 
@@ -37,7 +38,7 @@ def may_replay(game: Game, engine: AnyEngine, player_id: str | None) -> bool:
 
 def replay_forbidden() -> AppError:
     return AppError(
-        "replay_forbidden", "only its players can replay a game that is still running"
+        AppCode.REPLAY_FORBIDDEN, "only its players can replay a game that is still running"
     )
 
 

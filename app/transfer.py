@@ -26,6 +26,7 @@ from app.errors import AppError
 from app.limits import Admission
 from app.store import Store
 from app.wire import TransferCode
+from engines.core.errors import AppCode
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
@@ -42,7 +43,7 @@ def code_hash(code: str) -> str:
 
 
 def bad_code() -> AppError:
-    return AppError("bad_code", "this code is wrong, used or expired")
+    return AppError(AppCode.BAD_CODE, "this code is wrong, used or expired")
 
 
 def qr_matrix(text: str) -> list[list[int]]:
@@ -89,7 +90,7 @@ class Transfers:
         now = self.clock.now_ms()
         if not await self.store.add_transfer(code_hash(code), player_id, now, now + TTL_MS):
             raise AppError(
-                "nothing_to_transfer",
+                AppCode.NOTHING_TO_TRANSFER,
                 "this browser has no games and no name yet: there is nothing to move",
             )
         url = f"{site.rstrip('/')}/me?code={code}"
@@ -108,7 +109,7 @@ class Transfers:
         if len(code) == CODE_LENGTH and all(ch in ALPHABET for ch in code):
             owner = await self.store.transfer_owner(code_hash(code), self.clock.now_ms())
         if owner is None:
-            return Preview(code, now, None, "bad_code")
+            return Preview(code, now, None, AppCode.BAD_CODE)
         if owner == player_id:
             return Preview(code, now, None, "own_code")
         return Preview(code, now, await self._who(owner), None)

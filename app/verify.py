@@ -23,6 +23,7 @@ from app.errors import AppError, from_engine
 from app.lifecycle import numbered
 from app.limits import Admission
 from app.wire import VERIFY_PLIES, Outcome, Verified, VerifyEntry
+from engines.core.errors import AppCode
 from engines.core.protocol import EngineError
 
 VERIFY_BODY_BYTES = 160 * VERIFY_PLIES  # a log entry is ~90 bytes of JSON
@@ -80,7 +81,7 @@ class Verifier:
                 state = await asyncio.to_thread(replay_log, engine, params, seed, log)
             except IllegalLog as illegal:
                 raise AppError(
-                    "illegal_log",
+                    AppCode.ILLEGAL_LOG,
                     f"ply {illegal.ply} is refused: {illegal.message}",
                     details={"ply": illegal.ply, "reason": illegal.reason},
                 ) from None

@@ -24,6 +24,7 @@ from app.catalog import AnyEngine
 from app.errors import AppError
 from app.metrics import ENGINE_JOB
 from app.models import Game
+from engines.core.errors import AppCode
 
 T = TypeVar("T")
 
@@ -88,7 +89,7 @@ class EngineWorkers:
     async def _run(self, kind: str, job: Callable[..., T], *args: Any) -> T:
         if self.pending >= self.queue_limit:
             raise AppError(
-                "busy",
+                AppCode.BUSY,
                 "the server is thinking for many games at once; try again in a moment",
                 headers={"Retry-After": "1"},
             )

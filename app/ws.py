@@ -51,6 +51,7 @@ from app.wire.client_frames import (
     PingMessage,
     SyncMessage,
 )
+from engines.core.errors import AppCode
 
 router = APIRouter()
 log = logging.getLogger("app.ws")
@@ -89,9 +90,9 @@ def parse(data: str | bytes) -> tuple[Parsed, str | int | None]:
     try:
         raw = json.loads(data)
     except (ValueError, UnicodeDecodeError, RecursionError):  # nesting too deep: invalid
-        return AppError("bad_json", "a message is one JSON object"), None
+        return AppError(AppCode.BAD_JSON, "a message is one JSON object"), None
     if not isinstance(raw, dict):
-        return AppError("bad_message", "a message is one JSON object"), None
+        return AppError(AppCode.BAD_MESSAGE, "a message is one JSON object"), None
     given = raw.get("id")
     message_id = given if isinstance(given, str | int) else None
     try:
@@ -99,9 +100,9 @@ def parse(data: str | bytes) -> tuple[Parsed, str | int | None]:
     except ValidationError as error:
         kinds = {problem["type"] for problem in error.errors()}
         if kinds & {"union_tag_invalid", "union_tag_not_found"}:
-            return AppError("unknown_type", f"known types: {KNOWN_TYPES}"), message_id
+            return AppError(AppCode.UNKNOWN_TYPE, f"known types: {KNOWN_TYPES}"), message_id
         why = "a move needs an integer version and a move object"
-        return AppError("bad_message", why), message_id
+        return AppError(AppCode.BAD_MESSAGE, why), message_id
 
 
 class Connection:
@@ -218,7 +219,7 @@ class Connection:
                     await self.ws.close(CLOSE_POLICY, "too many messages")
                     return
                 RATE_LIMITED.labels("ws_messages").inc()
-                await self.refuse(message_id, AppError("rate_limited", "slow down"))
+                await self.refuse(message_id, AppError(AppCode.RATE_LIMITED, "slow down"))
                 continue
             await self.handle(message, message_id)
 

@@ -19,11 +19,12 @@ from app.wire import (
     RematchRequest,
     Snapshot,
 )
+from engines.core.errors import AppCode, ErrorCode
 
 router = APIRouter(prefix="/api", tags=["games"], responses=documented(*ANY_ROUTE))
 
-BODY = ("bad_json", "invalid_request", "too_large")
-GAME = ("game_not_found",)
+BODY = (AppCode.BAD_JSON, AppCode.INVALID_REQUEST, AppCode.TOO_LARGE)
+GAME = (AppCode.GAME_NOT_FOUND,)
 
 
 @router.post(
@@ -32,13 +33,13 @@ GAME = ("game_not_found",)
     responses=documented(
         *BODY,
         ENGINE_PARAMS,
-        "unknown_game",
-        "no_daily",
-        "bad_date",
-        "daily_played",
-        "too_many_waiting",
-        "rate_limited",
-        "busy",
+        AppCode.UNKNOWN_GAME,
+        AppCode.NO_DAILY,
+        ErrorCode.BAD_DATE,
+        AppCode.DAILY_PLAYED,
+        AppCode.TOO_MANY_WAITING,
+        AppCode.RATE_LIMITED,
+        AppCode.BUSY,
         *WRITE,
     ),
 )
@@ -67,14 +68,14 @@ async def get_game(game_id: str, svc: Svc, player_id: PlayerId) -> LoadedGame:
         *BODY,
         *GAME,
         ENGINE_MOVES,
-        "not_seated",
-        "not_your_turn",
-        "stale_version",
-        "waiting_for_opponent",
-        "game_over",
-        "game_cancelled",
-        "opponent_present",
-        "busy",
+        AppCode.NOT_SEATED,
+        ErrorCode.NOT_YOUR_TURN,
+        AppCode.STALE_VERSION,
+        AppCode.WAITING_FOR_OPPONENT,
+        ErrorCode.GAME_OVER,
+        AppCode.GAME_CANCELLED,
+        AppCode.OPPONENT_PRESENT,
+        AppCode.BUSY,
         *WRITE,
     ),
 )
@@ -88,7 +89,7 @@ async def post_move(game_id: str, body: MoveRequest, svc: Svc, player_id: Player
 @router.get(
     "/games/{game_id}/log",
     response_model=GameLog,
-    responses=documented(*GAME, "replay_forbidden", "invalid_request"),
+    responses=documented(*GAME, AppCode.REPLAY_FORBIDDEN, AppCode.INVALID_REQUEST),
 )
 async def get_log(
     game_id: str,
@@ -108,7 +109,7 @@ async def get_log(
     return Response(log.model_dump_json(), media_type="application/json")
 
 
-@router.post("/games/{game_id}/join", responses=documented(*GAME, "no_free_seat", *WRITE))
+@router.post("/games/{game_id}/join", responses=documented(*GAME, AppCode.NO_FREE_SEAT, *WRITE))
 async def join_game(game_id: str, svc: Svc, player_id: PlayerId) -> Snapshot:
     return await svc.lifecycle.join(game_id, player_id)
 
@@ -116,7 +117,14 @@ async def join_game(game_id: str, svc: Svc, player_id: PlayerId) -> Snapshot:
 @router.post(
     "/games/{game_id}/rematch",
     responses=documented(
-        *BODY, *GAME, "not_seated", "no_rematch", "not_over", "no_offer", "busy", *WRITE
+        *BODY,
+        *GAME,
+        AppCode.NOT_SEATED,
+        AppCode.NO_REMATCH,
+        AppCode.NOT_OVER,
+        AppCode.NO_OFFER,
+        AppCode.BUSY,
+        *WRITE,
     ),
 )
 async def rematch(
@@ -128,7 +136,7 @@ async def rematch(
 @router.post(
     "/games/{game_id}/cancel",
     status_code=204,
-    responses=documented(*GAME, "not_owner", "not_waiting", *WRITE),
+    responses=documented(*GAME, AppCode.NOT_OWNER, AppCode.NOT_WAITING, *WRITE),
 )
 async def cancel_game(game_id: str, svc: Svc, player_id: PlayerId) -> None:
     await svc.lifecycle.cancel(game_id, player_id)

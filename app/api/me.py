@@ -13,12 +13,15 @@ from app.history import HISTORY_MAX, HISTORY_PAGE
 from app.identity import CookieSigner, player_cookie
 from app.models import GameStatus
 from app.wire import ClaimRequest, History, Me, MyStats, TransferCode
+from engines.core.errors import AppCode
 
 router = APIRouter(prefix="/api/me", tags=["players"], responses=documented(*ANY_ROUTE))
 
 
 @router.get(
-    "/games", response_model=History, responses=documented("invalid_request", "unknown_game")
+    "/games",
+    response_model=History,
+    responses=documented(AppCode.INVALID_REQUEST, AppCode.UNKNOWN_GAME),
 )
 async def my_games(
     svc: Svc,
@@ -46,7 +49,7 @@ async def my_stats(svc: Svc, player_id: PlayerId) -> MyStats:
     "/transfer",
     status_code=201,
     response_model=TransferCode,
-    responses=documented("nothing_to_transfer", "rate_limited", *WRITE),
+    responses=documented(AppCode.NOTHING_TO_TRANSFER, AppCode.RATE_LIMITED, *WRITE),
 )
 async def transfer(request: Request, svc: Svc, player_id: PlayerId) -> TransferCode:
     """A single-use code, valid 10 minutes, that makes another browser this player; the
@@ -60,7 +63,12 @@ async def transfer(request: Request, svc: Svc, player_id: PlayerId) -> TransferC
     "/claim",
     response_model=Me,
     responses=documented(
-        "bad_json", "invalid_request", "too_large", "bad_code", "rate_limited", *WRITE
+        AppCode.BAD_JSON,
+        AppCode.INVALID_REQUEST,
+        AppCode.TOO_LARGE,
+        AppCode.BAD_CODE,
+        AppCode.RATE_LIMITED,
+        *WRITE,
     ),
 )
 async def claim(

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query
 from app.api.deps import PlayerId, Svc
 from app.errors import ANY_ROUTE, WRITE, documented
 from app.wire import DailyBoard, GameCatalog, Me, NameRequest, Records, Stats
+from engines.core.errors import AppCode, ErrorCode
 
 router = APIRouter(prefix="/api", tags=["players"], responses=documented(*ANY_ROUTE))
 
@@ -17,27 +18,32 @@ async def get_me(svc: Svc, player_id: PlayerId) -> Me:
 
 
 @router.put(
-    "/me", responses=documented("bad_json", "invalid_request", "too_large", "bad_name", *WRITE)
+    "/me",
+    responses=documented(
+        AppCode.BAD_JSON, AppCode.INVALID_REQUEST, AppCode.TOO_LARGE, AppCode.BAD_NAME, *WRITE
+    ),
 )
 async def put_me(body: NameRequest, svc: Svc, player_id: PlayerId) -> Me:
     return await svc.reads.rename(player_id, body.name)
 
 
-@router.get("/records", responses=documented("invalid_request", "unknown_game"))
+@router.get("/records", responses=documented(AppCode.INVALID_REQUEST, AppCode.UNKNOWN_GAME))
 async def get_records(
     svc: Svc, player_id: PlayerId, game: str | None = Query(default=None, max_length=24)
 ) -> Records:
     return await svc.reads.records(player_id, game)
 
 
-@router.get("/stats/{game}", responses=documented("unknown_game"))
+@router.get("/stats/{game}", responses=documented(AppCode.UNKNOWN_GAME))
 async def get_stats(game: str, svc: Svc, player_id: PlayerId) -> Stats:
     return await svc.reads.computer_stats(player_id, game)
 
 
 @router.get(
     "/daily/{game}",
-    responses=documented("invalid_request", "unknown_game", "no_daily", "bad_date"),
+    responses=documented(
+        AppCode.INVALID_REQUEST, AppCode.UNKNOWN_GAME, AppCode.NO_DAILY, ErrorCode.BAD_DATE
+    ),
 )
 async def get_daily(
     game: str, svc: Svc, date: str | None = Query(default=None, max_length=10)

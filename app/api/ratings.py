@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query
 from app.api.deps import Svc
 from app.errors import ANY_ROUTE, AppError, documented
 from app.wire import Leaderboard, LeaderboardRow
+from engines.core.errors import AppCode
 
 router = APIRouter(prefix="/api", tags=["ratings"], responses=documented(*ANY_ROUTE))
 
@@ -19,12 +20,16 @@ def pool_of(clocks: dict[str, dict[str, object] | None], asked: str) -> str:
     control = clocks.get(asked)
     if control:
         return str(control["category"])
-    raise AppError("bad_pool", f"clock must be one of {', '.join(sorted(pools))} or a time control")
+    raise AppError(
+        AppCode.BAD_POOL, f"clock must be one of {', '.join(sorted(pools))} or a time control"
+    )
 
 
 @router.get(
     "/leaderboard/{game}",
-    responses=documented("invalid_request", "unknown_game", "no_ratings", "bad_pool"),
+    responses=documented(
+        AppCode.INVALID_REQUEST, AppCode.UNKNOWN_GAME, AppCode.NO_RATINGS, AppCode.BAD_POOL
+    ),
 )
 async def get_leaderboard(
     game: str, svc: Svc, clock: str = Query(default="blitz", max_length=24)
@@ -32,7 +37,7 @@ async def get_leaderboard(
     """The best-rated players of one pool (at most 50). Served from one index range."""
     clocks = svc.catalog.engine(game).describe().get("clocks")
     if not clocks:
-        raise AppError("no_ratings", f"{game} has no rated games")
+        raise AppError(AppCode.NO_RATINGS, f"{game} has no rated games")
     pool = pool_of(clocks, clock)
     rows = await svc.store.leaderboard(game, pool)
     return Leaderboard(game=game, pool=pool, rows=[LeaderboardRow(**row) for row in rows])

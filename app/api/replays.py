@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query, Request
 from app.api.deps import PlayerId, Svc
 from app.errors import ANY_ROUTE, ENGINE_PARAMS, WRITE, documented
 from app.wire import Replay, Verified, VerifyRequest
+from engines.core.errors import AppCode
 
 router = APIRouter(prefix="/api", tags=["replays"], responses=documented(*ANY_ROUTE))
 
@@ -19,7 +20,11 @@ def address_of(request: Request) -> str:
     "/games/{game_id}/replay",
     response_model=Replay,
     responses=documented(
-        "game_not_found", "replay_forbidden", "bad_ply", "invalid_request", "rate_limited"
+        AppCode.GAME_NOT_FOUND,
+        AppCode.REPLAY_FORBIDDEN,
+        AppCode.BAD_PLY,
+        AppCode.INVALID_REQUEST,
+        AppCode.RATE_LIMITED,
     ),
 )
 async def replay(
@@ -41,13 +46,13 @@ async def replay(
     "/verify",
     response_model=Verified,
     responses=documented(
-        "bad_json",
-        "invalid_request",
-        "too_large",
-        "unknown_game",
+        AppCode.BAD_JSON,
+        AppCode.INVALID_REQUEST,
+        AppCode.TOO_LARGE,
+        AppCode.UNKNOWN_GAME,
         ENGINE_PARAMS,
-        "illegal_log",
-        "rate_limited",
+        AppCode.ILLEGAL_LOG,
+        AppCode.RATE_LIMITED,
         *WRITE,
     ),
 )

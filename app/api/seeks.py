@@ -8,15 +8,18 @@ from app.api.deps import PlayerId, Svc
 from app.errors import ANY_ROUTE, ENGINE_PARAMS, WRITE, documented
 from app.seeks import WAIT_MAX_S
 from app.wire import SeekRequest, SeekState
+from engines.core.errors import AppCode
 
 router = APIRouter(prefix="/api", tags=["seeks"], responses=documented(*ANY_ROUTE))
 
-BODY = ("bad_json", "invalid_request", "too_large")
+BODY = (AppCode.BAD_JSON, AppCode.INVALID_REQUEST, AppCode.TOO_LARGE)
 
 
 @router.post(
     "/seeks",
-    responses=documented(*BODY, ENGINE_PARAMS, "unknown_game", "rate_limited", "busy", *WRITE),
+    responses=documented(
+        *BODY, ENGINE_PARAMS, AppCode.UNKNOWN_GAME, AppCode.RATE_LIMITED, AppCode.BUSY, *WRITE
+    ),
 )
 async def post_seek(
     body: SeekRequest, request: Request, svc: Svc, player_id: PlayerId
@@ -29,7 +32,7 @@ async def post_seek(
 
 @router.get(
     "/seeks/{seek_id}",
-    responses=documented("seek_not_found", "invalid_request", "rate_limited"),
+    responses=documented(AppCode.SEEK_NOT_FOUND, AppCode.INVALID_REQUEST, AppCode.RATE_LIMITED),
 )
 async def poll_seek(
     seek_id: str,
@@ -46,7 +49,7 @@ async def poll_seek(
 @router.delete(
     "/seeks/{seek_id}",
     status_code=204,
-    responses=documented("seek_not_found", "seek_paired", *WRITE),
+    responses=documented(AppCode.SEEK_NOT_FOUND, AppCode.SEEK_PAIRED, *WRITE),
 )
 async def cancel_seek(seek_id: str, svc: Svc, player_id: PlayerId) -> None:
     """Leave the pool; 409 ``seek_paired`` (``details.game_id``) when already paired."""

@@ -28,6 +28,7 @@ from app.statements import (
     columns_of,
 )
 from app.upsert import insert_ignore
+from engines.core.errors import AppCode
 from engines.core.protocol import RecordEntry
 
 
@@ -343,7 +344,7 @@ class GameQueries:
 
 def daily_played(game_id: str | None) -> AppError:
     extra = {"id": game_id} if game_id else None
-    return AppError("daily_played", "you have played today's board already", extra=extra)
+    return AppError(AppCode.DAILY_PLAYED, "you have played today's board already", extra=extra)
 
 
 def better(entry: RecordEntry, record: Record) -> bool:

@@ -1,7 +1,7 @@
 """The protocol every game engine implements, and the pieces they share."""
 
 from engines.core.base import BaseEngine
-from engines.core.errors import ErrorCode
+from engines.core.errors import AppCode, ErrorCode
 from engines.core.protocol import (
     BadMove,
     BadParams,
@@ -16,6 +16,7 @@ from engines.core.protocol import (
 from engines.core.rng import Rng
 
 __all__ = [
+    "AppCode",
     "BadMove",
     "BadParams",
     "BaseEngine",

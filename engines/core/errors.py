@@ -2,12 +2,18 @@
 
 An engine raises ``BadParams``, ``BadMove`` or ``IllegalMove`` (``engines.core.protocol``)
 with a stable machine code. A condition that more than one game can meet has its code
-here, and every engine uses this code for it; the client looks up the message under
-``games.<game>.error.<code>`` (``static/i18n``). Conditions only one game has (``occupied``,
+here, and every engine uses this code for it. Conditions only one game has (``occupied``,
 ``crosses_line``, ``no_path`` ...) keep their codes in that engine.
 
-``ErrorCode`` is a ``StrEnum``: a member is its string (``ErrorCode.GAME_OVER ==
-"game_over"``), and ``EngineError.code`` always holds the plain string.
+``AppCode`` is the app's own vocabulary (a game that does not exist, a stale version, a
+cross-site write ...): the same namespace, so no app code repeats an engine code. The HTTP
+status of every code is in ``app.errors.STATUS``; docs/errors.md lists them all.
+
+The client shows ``error.<code>`` (``static/i18n``), one message for every game; a game
+overrides it as ``games.<game>.error.<code>`` only where its wording differs.
+
+Both are ``StrEnum``: a member is its string (``ErrorCode.GAME_OVER == "game_over"``), so
+it serialises as that string, and ``EngineError.code`` always holds the plain string.
 """
 
 from __future__ import annotations
@@ -38,3 +44,60 @@ class ErrorCode(StrEnum):
     TIME_UP = "time_up"  # the game's clock has run out (it ends on the next tick)
     OUT_OF_BOARD = "out_of_board"  # the move reaches a cell off the board
     NO_COMPUTER = "no_computer"  # computer_move on a game without a computer seat
+
+
+class AppCode(StrEnum):
+    """The app's refusals (``app.errors.AppError``), by HTTP status (``app.errors.STATUS``).
+    The app also answers with ``ErrorCode`` members where the condition is the same
+    (``game_over``, ``not_your_turn``, ``bad_params``, ``bad_date``)."""
+
+    # --- 400: the request cannot be read ---------------------------------------------
+    BAD_JSON = "bad_json"  # the body (or a socket message) is not JSON
+    # --- 403: not this player's to do ------------------------------------------------
+    NOT_SEATED = "not_seated"  # a move or a rematch from a player without a seat
+    NOT_OWNER = "not_owner"  # cancelling a game someone else created
+    BAD_ORIGIN = "bad_origin"  # a write or a socket from another site
+    REPLAY_FORBIDDEN = "replay_forbidden"  # the log of a running game, asked by a non-player
+    RATED_NEEDS_NAME = "rated_needs_name"  # rated play needs a named player
+    RATED_NEEDS_GAMES = "rated_needs_games"  # ... who has finished a few games
+    # --- 404: no such thing ----------------------------------------------------------
+    NOT_FOUND = "not_found"  # no such route
+    UNKNOWN_GAME = "unknown_game"  # no game kind of that name
+    GAME_NOT_FOUND = "game_not_found"  # no game with that id
+    NO_DAILY = "no_daily"  # the game has no daily board
+    BAD_CODE = "bad_code"  # a device-transfer code that is wrong, used or expired
+    NO_RATINGS = "no_ratings"  # the game has no rated play
+    SEEK_NOT_FOUND = "seek_not_found"  # no such seek of this player (or it expired)
+    # --- 405 -------------------------------------------------------------------------
+    METHOD_NOT_ALLOWED = "method_not_allowed"  # a route asked with a method it does not answer
+    # --- 409: the game is not in a state that allows it ------------------------------
+    STALE_VERSION = "stale_version"  # the move was made against an older version
+    WAITING_FOR_OPPONENT = "waiting_for_opponent"  # a move before the second seat is taken
+    GAME_CANCELLED = "game_cancelled"  # a move in a cancelled game
+    NO_FREE_SEAT = "no_free_seat"  # joining a game whose seats are taken
+    NOT_WAITING = "not_waiting"  # cancelling a game that has started
+    DAILY_PLAYED = "daily_played"  # a second try at a once-a-day board
+    OPPONENT_PRESENT = "opponent_present"  # a win by absence claimed while they are here
+    NO_REMATCH = "no_rematch"  # a rematch of a game without two players
+    NOT_OVER = "not_over"  # a rematch of a game still running
+    NO_OFFER = "no_offer"  # accepting a rematch nobody offered
+    TOO_MANY_WAITING = "too_many_waiting"  # too many open invitations of one player
+    SEEK_PAIRED = "seek_paired"  # withdrawing a seek that became a game
+    NOTHING_TO_TRANSFER = "nothing_to_transfer"  # a transfer code for a browser with no player
+    # --- 413 -------------------------------------------------------------------------
+    TOO_LARGE = "too_large"  # a request body over its limit
+    # --- 422: well formed, but not acceptable ----------------------------------------
+    INVALID_REQUEST = "invalid_request"  # the body does not match the route's model
+    BAD_MESSAGE = "bad_message"  # a socket message that matches no frame's model
+    UNKNOWN_TYPE = "unknown_type"  # a socket message of an unknown type
+    BAD_NAME = "bad_name"  # a display name that is empty, too long or unprintable
+    BAD_PLY = "bad_ply"  # a replay position outside the game
+    ILLEGAL_LOG = "illegal_log"  # a log sent for verification holds a refused move
+    BAD_POOL = "bad_pool"  # a ratings pool that is no clock of the game
+    # --- 429: later ------------------------------------------------------------------
+    RATE_LIMITED = "rate_limited"  # too many requests or messages; Retry-After says when
+    BUSY = "busy"  # the engine workers are all busy
+    # --- 5xx -------------------------------------------------------------------------
+    INTERNAL = "internal"  # a bug
+    DATABASE_UNAVAILABLE = "database_unavailable"  # the store is down for a moment
+    HTTP_ERROR = "http_error"  # any other HTTP status the framework raises (its own status)

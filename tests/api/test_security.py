@@ -24,6 +24,7 @@ from app.i18n import catalog
 from app.identity import COOKIE, CookieSigner, new_player_id
 from app.main import create_app
 from app.middleware import SECURITY_HEADERS, client_address
+from engines.core.errors import AppCode
 from tests.conftest import FakeClock, Player, player_id_for
 
 
@@ -54,7 +55,8 @@ def site(settings: Settings, clock: FakeClock) -> Iterator[Any]:
 
         @app.get("/test/status/{status}")
         async def status(status: int) -> None:
-            raise AppError("limited", "a refusal from a future limit", status=status)
+            code = {429: AppCode.RATE_LIMITED, 503: AppCode.DATABASE_UNAVAILABLE}[status]
+            raise AppError(code, "a refusal with the status the table gives its code")
 
         test_client = TestClient(
             app, base_url=base_url, client=client, raise_server_exceptions=False

@@ -583,7 +583,7 @@ def test_a_refused_move_is_explained_and_changes_nothing(desktop: Any, shot: Any
     slot, piece, placement = choose(data["view"])
     drag(page, slot, piece["cells"], placement["row"], placement["col"])
     notice = page.locator("#blocks-notice")
-    expect(notice).to_have_text(words()["games.blocks.error.stale_version"])
+    expect(notice).to_have_text(words()["error.stale_version"])  # the shared wording
     expect(notice).to_have_class(re.compile("blocks-notice--error"))
     expect(page.locator("#blocks")).to_have_attribute("data-version", "1")
     shot(page, "blocks-refused-desktop")

@@ -143,7 +143,7 @@ def test_display_name(phone: Any, shot: Any) -> None:
         ) as answer:
             submit.click()
         assert answer.value.status == 422
-        expect(error).to_have_text(en["lobby.name.error.bad_name"])
+        expect(error).to_have_text(en["error.bad_name"])
     expect(name).to_have_attribute("aria-invalid", "true")
     page.evaluate("document.getElementById('name-form').scrollIntoView({block: 'center'})")
     shot(page, "lobby-phone-name-error")

@@ -1,4 +1,5 @@
-"""The shared protocol: BaseEngine's defaults, one error vocabulary, a message for every code."""
+"""The shared protocol: BaseEngine's defaults, one error vocabulary, a message for every code
+(shared once, a game's own wording only where it differs)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engines.core import BadMove, BaseEngine, ErrorCode, IllegalMove, SeatKind
+from engines.core import AppCode, BadMove, BaseEngine, ErrorCode, IllegalMove, SeatKind
 from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES
 
@@ -104,11 +105,44 @@ def test_the_scan_finds_codes() -> None:
     assert "no_computer" not in engine_codes("triangles")
 
 
+def catalog(lang: str) -> dict[str, str]:
+    path = ROOT / "static" / "i18n" / f"{lang}.json"
+    words: dict[str, str] = json.loads(path.read_text("utf-8"))
+    return words
+
+
+SHARED = {str(code) for code in ErrorCode} | {str(code) for code in AppCode}
+
+
 @pytest.mark.parametrize("name", sorted(ENGINES))
 @pytest.mark.parametrize("lang", ["en", "ru", "fr"])
 def test_every_code_an_engine_raises_has_a_message(name: str, lang: str) -> None:
-    catalog = json.loads((ROOT / "static" / "i18n" / f"{lang}.json").read_text("utf-8"))
-    missing = sorted(
-        code for code in engine_codes(name) if f"games.{name}.error.{code}" not in catalog
+    """A shared code has its message once, as ``error.<code>``; a code only this game has
+    is worded under the game (``games.<game>.error.<code>``)."""
+    words = catalog(lang)
+    keys = {f"error.{c}" if c in SHARED else f"games.{name}.error.{c}" for c in engine_codes(name)}
+    assert sorted(keys - set(words)) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_every_shared_code_has_one_shared_message(lang: str) -> None:
+    words = catalog(lang)
+    assert sorted(code for code in SHARED if f"error.{code}" not in words) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_a_game_overrides_a_shared_message_only_with_other_words(lang: str) -> None:
+    words = catalog(lang)
+    copies = sorted(
+        key
+        for key, text in words.items()
+        if key.startswith("games.")
+        and ".error." in key
+        and words.get("error." + key.rpartition(".error.")[2]) == text
     )
-    assert missing == []
+    assert copies == []
+
+
+def test_app_codes_and_engine_codes_do_not_overlap() -> None:
+    # One namespace: a condition has one code, whichever layer refuses it.
+    assert {str(c) for c in AppCode} & {str(c) for c in ErrorCode} == set()
