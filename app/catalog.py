@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.errors import AppError
-from engines.core.protocol import Engine
+from engines.core.protocol import CatalogEntry, Engine
 
 AnyEngine = Engine[Any, Any, Any]
 
@@ -25,5 +25,5 @@ class Catalog:
     def __contains__(self, name: object) -> bool:
         return name in self.engines
 
-    def describe(self) -> list[dict[str, Any]]:
+    def describe(self) -> list[CatalogEntry]:
         return [engine.describe() for engine in self.engines.values()]

@@ -5,13 +5,16 @@ from engines.core.errors import ErrorCode
 from engines.core.protocol import (
     BadMove,
     BadParams,
+    CatalogEntry,
     Engine,
     EngineError,
     Event,
     IllegalMove,
     Outcome,
     RecordEntry,
+    ScoreOrder,
     SeatKind,
+    ViewBase,
 )
 from engines.core.rng import Rng
 
@@ -19,6 +22,7 @@ __all__ = [
     "BadMove",
     "BadParams",
     "BaseEngine",
+    "CatalogEntry",
     "Engine",
     "EngineError",
     "ErrorCode",
@@ -27,5 +31,7 @@ __all__ = [
     "Outcome",
     "RecordEntry",
     "Rng",
+    "ScoreOrder",
     "SeatKind",
+    "ViewBase",
 ]
