@@ -14,6 +14,16 @@ import pytest
 
 from engines.registry import served
 from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
+from tests.fixtures.games.lampsout import LampsOut, Params
+
+
+class DailyLamps(LampsOut):
+    """Lamps Out with a daily board: its board of honour ranks fewer presses first."""
+
+    name = "dailylamps"
+
+    def daily_params(self, raw: Any) -> Params:
+        return Params(6)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ("app", "engines", "templates", "static", "migrations")
@@ -111,6 +121,29 @@ def test_a_lower_is_better_game_is_served_recorded_and_replayed(
     assert 'data-game="lampsout"' in page.text
     assert 'class="board-box lampsout-board replay-board"' in page.text
     assert 'class="game-page lampsout-page replay-page"' in page.text
+
+
+def test_the_board_of_honour_ranks_the_fewest_presses_first(
+    make_client: Any, players: Any, clock: Any
+) -> None:
+    client = make_client(served(DailyLamps()))
+    alice, bob, carol = players(client, "alice", "bob", "carol")
+    today = "2026-11-18"
+    games = {}
+    for player, name, waste in ((alice, "Alice", 2), (bob, "Bob", 0), (carol, "Carol", 1)):
+        assert player.put("/api/me", json={"name": name}).status_code == 200
+        games[name] = player.new_game("dailylamps", daily=today)
+        finish(player, games[name], waste)
+        clock.advance(1000)
+    lit = sum(games["Bob"]["view"]["lamps"])
+    honour = client.get(f"/api/daily/dailylamps?date={today}").json()["honour"]
+    assert [(row["rank"], row["name"], row["score"]) for row in honour] == [
+        (1, "Bob", lit),
+        (2, "Carol", lit + 2),
+        (3, "Alice", lit + 4),
+    ]
+    daily = [d for d in carol.get("/api/me/stats").json()["daily"] if d["date"] == today]
+    assert [(d["score"], d["rank"]) for d in daily] == [(lit + 2, 2)]
 
 
 def test_no_shared_file_names_the_fixture_game() -> None:
