@@ -49,9 +49,7 @@ def render(
 ) -> HTMLResponse:
     """A page: ``page`` goes to the template and to the page's script (its JSON);
     ``template_only`` to the template alone."""
-    services = getattr(request.app.state, "services", None)
-    if services is not None:
-        GAME_PACKAGES.know(services.catalog.engines)
+    know_games(request)
     lang = negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))
     context = {
         "lang": lang,
@@ -64,7 +62,15 @@ def render(
     return templates.TemplateResponse(request, template, context, status_code=status)
 
 
-def has_template(name: str) -> bool:
+def know_games(request: Request) -> None:
+    """Let the loader find the templates of the games this app serves (app/game_pages.py)."""
+    services = getattr(request.app.state, "services", None)
+    if services is not None:
+        GAME_PACKAGES.know(services.catalog.engines)
+
+
+def has_template(request: Request, name: str) -> bool:
+    know_games(request)
     try:
         templates.env.get_template(name)
     except TemplateNotFound:
@@ -74,8 +80,7 @@ def has_template(name: str) -> bool:
 
 def game_page(request: Request, game: str, **page: Any) -> HTMLResponse:
     catalog = request.app.state.services.catalog
-    GAME_PACKAGES.know(catalog.engines)
-    if game not in catalog or not has_template(f"games/{game}.html"):
+    if game not in catalog or not has_template(request, f"games/{game}.html"):
         return render(request, "not_found.html", status=404, game=game)
     # The game's catalog entry (what /api/catalog serves) comes with the page: the
     # templates and scripts take choices, levels and counts from it, never from a list of
@@ -154,7 +159,6 @@ async def resume(request: Request, game_id: str) -> HTMLResponse:
     return game_page(request, game.engine, game_id=game.id)
 
 
-
 @router.get("/replay/{game_id}", response_class=HTMLResponse)
 async def replay(request: Request, game_id: str) -> HTMLResponse:
     """A game replayed move by move with its own board drawing (static/js/replay.js)."""
@@ -162,7 +166,7 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
         game = await request.app.state.services.store.game(game_id)
     except AppError:
         return render(request, "not_found.html", status=404, game=None)
-    GAME_PACKAGES.know(request.app.state.services.catalog.engines)
+    know_games(request)
     # The game's look on the replay page (page class, board box, list title) is its own
     # games/<game>.replay.html, extending replay.html; without one, replay.html's defaults.
     names = [f"games/{game.engine}.replay.html", "replay.html"]

@@ -25,6 +25,7 @@ class DailyLamps(LampsOut):
     def daily_params(self, raw: Any) -> Params:
         return Params(6)
 
+
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ("app", "engines", "templates", "static", "migrations")
 

@@ -54,10 +54,14 @@ def test_score_orders() -> None:
     # Better first: the score by the order, then the shorter time.
     games = [(7, 900), (5, 100), (7, 400)]
     assert sorted(games, key=lambda g: ScoreOrder.HIGHER.rank_key(*g)) == [
-        (7, 400), (7, 900), (5, 100)
+        (7, 400),
+        (7, 900),
+        (5, 100),
     ]
     assert sorted(games, key=lambda g: ScoreOrder.LOWER.rank_key(*g)) == [
-        (5, 100), (7, 400), (7, 900)
+        (5, 100),
+        (7, 400),
+        (7, 900),
     ]
 
 
