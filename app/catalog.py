@@ -7,7 +7,7 @@ from typing import Any
 
 from app.errors import AppError
 from engines.core.errors import AppCode
-from engines.core.protocol import Engine
+from engines.core.protocol import CatalogEntry, Engine
 
 AnyEngine = Engine[Any, Any, Any]
 
@@ -26,5 +26,5 @@ class Catalog:
     def __contains__(self, name: object) -> bool:
         return name in self.engines
 
-    def describe(self) -> list[dict[str, Any]]:
+    def describe(self) -> list[CatalogEntry]:
         return [engine.describe() for engine in self.engines.values()]

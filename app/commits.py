@@ -19,7 +19,7 @@ from app.metrics import COMMIT_BATCH
 from app.models import Game
 from app.statements import Advance
 from app.store import Store
-from engines.core.protocol import RecordEntry
+from engines.core.protocol import RecordEntry, ScoreOrder
 
 MAX_BATCH = 100
 
@@ -38,10 +38,12 @@ class GroupCommit:
         entries: Sequence[dict[str, Any]],
         record: RecordEntry | None,
         now_ms: int,
+        order: ScoreOrder = ScoreOrder.HIGHER,
     ) -> bool:
-        """Write one move under its version guard; False when the version moved."""
+        """Write one move under its version guard; False when the version moved.
+        ``order`` is the engine's, by which ``record`` may better the player's best."""
         if record is not None:
-            return await self.store.advance(game, values, entries, record, now_ms)
+            return await self.store.advance(game, values, entries, record, now_ms, order)
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.waiting.append((Advance(game, values, list(entries)), done))
         if self.writer is None or self.writer.done():

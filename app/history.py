@@ -35,6 +35,7 @@ from app.wire import (
     VariantStats,
 )
 from engines.core.errors import AppCode
+from engines.core.protocol import ScoreOrder
 
 HISTORY_PAGE = 20
 HISTORY_MAX = 100
@@ -124,8 +125,13 @@ class HistoryService:
         self.catalog = catalog
         self.clock = clock
         self.declared = {
-            name: engine.describe().get("params", {}) for name, engine in catalog.engines.items()
+            name: engine.describe()["params"] for name, engine in catalog.engines.items()
         }
+
+    def _order(self, game: str) -> ScoreOrder:
+        """The game's score order (a game no longer served: the higher is better)."""
+        engine = self.catalog.engines.get(game)
+        return engine.score_order if engine is not None else ScoreOrder.HIGHER
 
     def _variant(self, game: str, params: Mapping[str, Any]) -> str:
         return variant_of(params, self.declared.get(game, {}))
@@ -187,7 +193,7 @@ class HistoryService:
             if row["daily"]:
                 days.add(row["daily"])
         for key, values in scores.items():
-            groups[key].best = max(values)
+            groups[key].best = self._order(key[0]).best(values)
             groups[key].average = round(sum(values) / len(values), 1)
         on = today(self.clock)
         streak, until = daily_streak(days, on)
@@ -204,7 +210,11 @@ class HistoryService:
         for row in await self.store.dailies_of(player_id, dates):
             over = row["status"] == GameStatus.OVER
             rank = (
-                await self.store.daily_rank(row["game"], row["daily"], row["id"]) if over else None
+                await self.store.daily_rank(
+                    row["game"], row["daily"], row["id"], self._order(row["game"])
+                )
+                if over
+                else None
             )
             results.append(
                 DailyResult(

@@ -31,7 +31,7 @@ from app.store.ratings import RatedEnd
 from app.wire import Event, HubMove
 from app.workers import EngineWorkers
 from engines.core.errors import AppCode
-from engines.core.protocol import EngineError
+from engines.core.protocol import EngineError, Outcome
 
 # A move on a game in one of these states is refused before the engine sees it. A
 # finished game is the engine's to judge: some take moves after the end (Blocks'
@@ -246,7 +246,8 @@ class MovePath:
             "state": engine.dump_state(step.state),
             "status": (GameStatus.OVER if outcome else GameStatus.ACTIVE).value,
             "outcome": outcome.to_json() if outcome else None,
-            "score": max(outcome.scores) if outcome and outcome.scores else None,
+            # The best seat's score, in the engine's order (boards of honour sort by it).
+            "score": best_score(engine, outcome),
             "updated_ms": now,
             "deadline_ms": deadline_of(engine, game, step.state),
         }
@@ -263,7 +264,9 @@ class MovePath:
             if changed is not None:
                 values["outcome"] = changed  # with the rating change
         else:
-            written = await self.commits.advance(game, values, entries, record, now)
+            written = await self.commits.advance(
+                game, values, entries, record, now, engine.score_order
+            )
         if not written:
             self.live.forget(game.id)
             fresh = await self.store.game(game.id)
@@ -317,3 +320,8 @@ def advanced(game: Game, values: Mapping[str, Any]) -> Game:
     row: Game = new_row()
     row.__dict__.update({key: getattr(game, key) for key in COLUMNS}, **values)
     return row
+
+
+def best_score(engine: AnyEngine, outcome: Outcome | None) -> int | None:
+    """The stored ``games.score``: the best seat's score by the engine's order."""
+    return engine.score_order.best(outcome.scores) if outcome and outcome.scores else None

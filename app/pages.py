@@ -10,13 +10,22 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 
 from app.assets import site_assets
 from app.errors import AppError
+from app.game_pages import GamePackages
 from app.i18n import LANGUAGES, Translator, negotiate
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
-templates = Jinja2Templates(directory=TEMPLATES_DIR)
+# The site's templates, then those a game packaged outside the repository brings.
+GAME_PACKAGES = GamePackages()
+templates = Jinja2Templates(
+    env=Environment(
+        loader=ChoiceLoader([FileSystemLoader(TEMPLATES_DIR), GAME_PACKAGES]),
+        autoescape=select_autoescape(),
+    )
+)
 # {{ static("js/shell.js") }}: the file's immutable URL (see app/assets.py).
 templates.env.globals["static"] = lambda path: site_assets().url(path)
 templates.env.globals["catalog_url"] = lambda lang, game=None: site_assets().catalog_url(lang, game)
@@ -40,6 +49,7 @@ def render(
 ) -> HTMLResponse:
     """A page: ``page`` goes to the template and to the page's script (its JSON);
     ``template_only`` to the template alone."""
+    know_games(request)
     lang = negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))
     context = {
         "lang": lang,
@@ -52,9 +62,25 @@ def render(
     return templates.TemplateResponse(request, template, context, status_code=status)
 
 
+def know_games(request: Request) -> None:
+    """Let the loader find the templates of the games this app serves (app/game_pages.py)."""
+    services = getattr(request.app.state, "services", None)
+    if services is not None:
+        GAME_PACKAGES.know(services.catalog.engines)
+
+
+def has_template(request: Request, name: str) -> bool:
+    know_games(request)
+    try:
+        templates.env.get_template(name)
+    except TemplateNotFound:
+        return False
+    return True
+
+
 def game_page(request: Request, game: str, **page: Any) -> HTMLResponse:
     catalog = request.app.state.services.catalog
-    if game not in catalog or not (TEMPLATES_DIR / "games" / f"{game}.html").exists():
+    if game not in catalog or not has_template(request, f"games/{game}.html"):
         return render(request, "not_found.html", status=404, game=game)
     # The game's catalog entry (what /api/catalog serves) comes with the page: the
     # templates and scripts take choices, levels and counts from it, never from a list of
@@ -133,15 +159,6 @@ async def resume(request: Request, game_id: str) -> HTMLResponse:
     return game_page(request, game.engine, game_id=game.id)
 
 
-# Each game's page class (its stylesheet's scope) and board box class, as its own page has
-# them, so the replay draws the board in the game's own look.
-REPLAY_LOOK = {
-    "blocks": ("blocks-page", "blocks-board"),
-    "pairs": ("pairs-page", "pairs-board board-box--fill"),
-    "triangles": ("tri-page", "tri-board"),
-}
-
-
 @router.get("/replay/{game_id}", response_class=HTMLResponse)
 async def replay(request: Request, game_id: str) -> HTMLResponse:
     """A game replayed move by move with its own board drawing (static/js/replay.js)."""
@@ -149,15 +166,12 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
         game = await request.app.state.services.store.game(game_id)
     except AppError:
         return render(request, "not_found.html", status=404, game=None)
-    page_class, box_class = REPLAY_LOOK.get(game.engine, (f"{game.engine}-page", ""))
-    return render(
-        request,
-        "replay.html",
-        game=game.engine,
-        game_id=game.id,
-        number=game.number,
-        template_only={"page_class": page_class, "box_class": box_class},
-    )
+    know_games(request)
+    # The game's look on the replay page (page class, board box, list title) is its own
+    # games/<game>.replay.html, extending replay.html; without one, replay.html's defaults.
+    names = [f"games/{game.engine}.replay.html", "replay.html"]
+    template = templates.env.select_template(names).name or "replay.html"
+    return render(request, template, game=game.engine, game_id=game.id, number=game.number)
 
 
 @router.get("/leaderboard/{game}", response_class=HTMLResponse)

@@ -141,7 +141,7 @@ class Reads:
         if params is None:
             raise AppError(AppCode.NO_DAILY, f"{game} has no daily board")
         seed = daily_seed(game, day)
-        honour = await self.store.board_of_honour(game, day)
+        honour = await self.store.board_of_honour(game, day, engine.score_order)
         return DailyBoard(
             game=game,
             date=day,

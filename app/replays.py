@@ -33,6 +33,7 @@ from app.snapshots import may_replay, replay_forbidden, seats_of, viewer_seat
 from app.store import Store
 from app.wire import Event, Replay, ReplayStep
 from engines.core.errors import AppCode
+from engines.core.protocol import view_base
 from engines.core.weighed import WeighedLRU
 
 # States ~3 kB each for Blocks, ~7.6 kB for a 120-star Triangles game, and its board
@@ -92,10 +93,8 @@ def fold_scored(
 
 
 def scores_of(view: Mapping[str, Any]) -> list[int]:
-    """The scores a view shows: ``scores`` (one per seat) or ``score`` (one player)."""
-    if isinstance(view.get("scores"), list):
-        return [int(score) for score in view["scores"]]
-    return [int(view["score"])] if isinstance(view.get("score"), int) else []
+    """The scores a view shows (``ViewBase.scores``: one per seat)."""
+    return view_base(view)["scores"]
 
 
 class Replays:

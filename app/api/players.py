@@ -53,4 +53,4 @@ async def get_daily(
 
 @router.get("/catalog")
 async def get_catalog(svc: Svc) -> GameCatalog:
-    return GameCatalog(games=svc.catalog.describe())
+    return GameCatalog.model_validate({"games": svc.catalog.describe()})

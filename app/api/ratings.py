@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fastapi import APIRouter, Query
 
 from app.api.deps import Svc
 from app.errors import ANY_ROUTE, AppError, documented
 from app.wire import Leaderboard, LeaderboardRow
 from engines.core.errors import AppCode
+from engines.core.protocol import ClockSpec
 
 router = APIRouter(prefix="/api", tags=["ratings"], responses=documented(*ANY_ROUTE))
 
 
-def pool_of(clocks: dict[str, dict[str, object] | None], asked: str) -> str:
+def pool_of(clocks: Mapping[str, ClockSpec | None], asked: str) -> str:
     """The pool named by ``asked``: a category ("blitz") or a time control ("3+2")."""
-    pools = {str(c["category"]) for c in clocks.values() if c}
+    pools = {c["category"] for c in clocks.values() if c}
     if asked in pools:
         return asked
     control = clocks.get(asked)
     if control:
-        return str(control["category"])
+        return control["category"]
     raise AppError(
         AppCode.BAD_POOL, f"clock must be one of {', '.join(sorted(pools))} or a time control"
     )

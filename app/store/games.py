@@ -29,7 +29,7 @@ from app.statements import (
 )
 from app.upsert import insert_ignore
 from engines.core.errors import AppCode
-from engines.core.protocol import RecordEntry
+from engines.core.protocol import RecordEntry, ScoreOrder
 
 
 def valid_id(game_id: str) -> bool:
@@ -112,9 +112,11 @@ class GameQueries:
         entries: Sequence[dict[str, Any]],
         record: RecordEntry | None,
         now_ms: int,
+        order: ScoreOrder = ScoreOrder.HIGHER,
     ) -> bool:
         """Write a game's new snapshot and log entries under its version guard, and the
-        record a finished game earns, in one transaction. False when the version moved."""
+        record a finished game earns (better by the engine's ``order``), in one
+        transaction. False when the version moved."""
         try:
             async with self._writing() as connection:
                 updated = await connection.execute(
@@ -127,7 +129,7 @@ class GameQueries:
                 if record is not None and owner not in (None, COMPUTER):
                     # A session on the move's own connection joins its transaction.
                     async with AsyncSession(bind=connection) as session:
-                        await _update_record(session, str(owner), game, record, now_ms)
+                        await _update_record(session, str(owner), game, record, now_ms, order)
                         await session.flush()
         except IntegrityError:
             return False
@@ -306,14 +308,16 @@ class GameQueries:
             return [dict(row._mapping) for row in await session.execute(query)]
 
     async def board_of_honour(
-        self, engine: str, date: str, limit: int = 20
+        self, engine: str, date: str, order: ScoreOrder, limit: int = 20
     ) -> list[dict[str, Any]]:
+        """A day's finished daily games, the best first (``order``: the engine's)."""
+        best_first = Game.score.desc() if order is ScoreOrder.HIGHER else Game.score.asc()
         async with self.sessions() as session:
             rows = await session.execute(
                 select(Game.id, Game.score, Game.outcome, Player.name)
                 .join(Player, Player.id == Game.owner_id)
                 .where(Game.engine == engine, Game.daily == date, Game.status == GameStatus.OVER)
-                .order_by(Game.score.desc(), Game.updated_ms)
+                .order_by(best_first, Game.updated_ms)
                 .limit(limit)
             )
         return [
@@ -347,13 +351,19 @@ def daily_played(game_id: str | None) -> AppError:
     return AppError(AppCode.DAILY_PLAYED, "you have played today's board already", extra=extra)
 
 
-def better(entry: RecordEntry, record: Record) -> bool:
-    """Points first (higher wins), then time (lower wins)."""
-    return (entry.score, -entry.time_ms) > (record.score, -record.time_ms)
+def better(entry: RecordEntry, record: Record, order: ScoreOrder) -> bool:
+    """Score first (the better by the engine's ``order``), then time (lower wins)."""
+    mine = order.rank_key(entry.score, entry.time_ms)
+    return mine < order.rank_key(record.score, record.time_ms)
 
 
 async def _update_record(
-    session: AsyncSession, player_id: str, game: Game, entry: RecordEntry, now_ms: int
+    session: AsyncSession,
+    player_id: str,
+    game: Game,
+    entry: RecordEntry,
+    now_ms: int,
+    order: ScoreOrder,
 ) -> None:
     """Count a finished game on the player's record table and keep it if it is the best.
     Runs in the transaction of the move that finished it, so a record always points at a
@@ -383,6 +393,6 @@ async def _update_record(
     first = record.played == 0
     if not entry.again:
         record.played += 1
-    if first or better(entry, record):
+    if first or better(entry, record, order):
         record.score, record.time_ms, record.game_id = entry.score, entry.time_ms, game.id
         record.updated_ms = now_ms

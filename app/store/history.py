@@ -14,6 +14,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.models import Game, GameStatus
+from engines.core.protocol import ScoreOrder
 
 HISTORY_COLUMNS = (
     Game.id,
@@ -92,7 +93,9 @@ class HistoryQueries:
         async with self.sessions() as session:
             return [dict(row._mapping) for row in await session.execute(query)]
 
-    async def daily_rank(self, engine: str, date: str, game_id: str) -> int | None:
+    async def daily_rank(
+        self, engine: str, date: str, game_id: str, order: ScoreOrder
+    ) -> int | None:
         """A finished daily game's place on its day's board of honour (the order of
         ``board_of_honour``: score first, then who finished earlier); None if unfinished."""
         async with self.sessions() as session:
@@ -113,7 +116,11 @@ class HistoryQueries:
                     Game.daily == date,
                     Game.status == GameStatus.OVER,
                     or_(
-                        Game.score > mine.score,
+                        (
+                            Game.score > mine.score
+                            if order is ScoreOrder.HIGHER
+                            else Game.score < mine.score
+                        ),
                         and_(Game.score == mine.score, Game.updated_ms < mine.updated_ms),
                     ),
                 )

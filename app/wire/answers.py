@@ -7,11 +7,13 @@ from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
+    ConfigDict,
     Field,
 )
 
 from app.models import GameStatus
 from app.wire.ratings import RatingChange
+from engines.core.protocol import ScoreOrder
 
 View = dict[str, Any]
 Event = dict[str, Any]
@@ -281,8 +283,26 @@ class TransferCode(BaseModel):
     qr: list[list[int]] = Field(description="the QR code's modules, rows of 0/1, no border")
 
 
+class CatalogParam(BaseModel):
+    """One param of a game: its choices and default (a game may add facts of its own)."""
+
+    model_config = ConfigDict(extra="allow")
+    choices: list[Any]
+    default: Any
+
+
+class CatalogGame(BaseModel):
+    """A game's catalog entry (``engines.core.protocol.CatalogEntry``): the keys every
+    game has, and the game's own facts (sizes, rulesets, clocks…) besides."""
+
+    model_config = ConfigDict(extra="allow")
+    name: str
+    params: dict[str, CatalogParam]
+    score_order: ScoreOrder = Field(description="whether a higher or a lower score is better")
+
+
 class GameCatalog(BaseModel):
-    games: list[dict[str, Any]] = Field(description="each engine's `describe()`")
+    games: list[CatalogGame] = Field(description="each engine's `describe()`")
 
 
 ErrorResponse.model_rebuild()  # its `current` names Snapshot, defined after it

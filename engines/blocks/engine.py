@@ -40,7 +40,7 @@ from engines.blocks.moves import (
     parse_move,
 )
 from engines.blocks.params import Params
-from engines.blocks.rulesets import catalog, ruleset_of
+from engines.blocks.rulesets import BlocksEntry, catalog, ruleset_of
 from engines.blocks.state import State, dump_state, load_state
 from engines.blocks.view import build_view
 from engines.core.base import BaseEngine
@@ -53,8 +53,8 @@ class BlocksEngine(BaseEngine[Params, State, Move]):
 
     # --- params, numbers, codecs -----------------------------------------------------------
 
-    def describe(self) -> dict[str, Any]:
-        return {"name": self.name, **catalog()}
+    def describe(self) -> BlocksEntry:
+        return catalog(self.name, self.score_order)
 
     def parse_params(self, raw: Mapping[str, Any]) -> Params:
         return params_codec.parse_params(raw)

@@ -38,6 +38,7 @@ from engines.blocks.shapes import (
     Shape,
     rotation_table,
 )
+from engines.core.protocol import CatalogEntry, ScoreOrder
 
 CHRONO_MS = 180_000
 
@@ -224,16 +225,24 @@ def ruleset_of(params: Params) -> Ruleset:
     return builders[params.ruleset](params)
 
 
-def catalog() -> dict[str, Any]:
+class BlocksEntry(CatalogEntry):
+    """Blocks' catalog entry: what each ruleset offers in each of its modes."""
+
+    rulesets: dict[str, dict[str, Any]]
+
+
+def catalog(name: str, score_order: ScoreOrder) -> BlocksEntry:
     """The catalog entry's params, and what each ruleset offers in each of its modes."""
-    return {
-        "params": {
+    return BlocksEntry(
+        name=name,
+        params={
             "ruleset": {"choices": list(RULESETS), "default": "classic10"},
             "mode": {"choices": list(MODES), "default": "classic"},
             "rotation": {"choices": [False, True], "default": False},
         },
-        "rulesets": {name: _ruleset_entry(name) for name in RULESETS},
-    }
+        score_order=score_order,
+        rulesets={name: _ruleset_entry(name) for name in RULESETS},
+    )
 
 
 def _ruleset_entry(name: str) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from engines.blocks.rulesets import Ruleset
 from engines.blocks.scoring import ComboState
 from engines.blocks.state import EMPTY, State, colour_rows
 from engines.core.bits import bits
+from engines.core.protocol import ViewBase
 
 
 def previews(rules: Ruleset, state: State, piece: int, anchors: int) -> list[dict[str, Any]]:
@@ -67,11 +68,18 @@ def build_view(rules: Ruleset, state: State) -> dict[str, Any]:
     hand = [None if piece == EMPTY else hand_entry(rules, state, piece) for piece in state.hand]
     playing = not state.over
     stuck = playing and not any(entry and entry["placeable"] for entry in hand)
+    continues = can_continue(rules, state)
     view: dict[str, Any] = {
+        # Seat 0 may still move in a game that is over when Continue is offered.
+        **ViewBase(
+            over=state.over,
+            turn=0 if playing or continues else None,
+            scores=[state.score],
+            record_key=params.record_key,
+        ),
         "ruleset": params.ruleset,
         "mode": params.mode,
         "rotation": params.rotation,
-        "record_key": params.record_key,
         "counts_for_record": rules.counts_for_record,
         "counts_lines": rules.zen,  # the page's big number: lines cleared instead of points
         "shows_combo": rules.scorer.combo_label(2) is not None,
@@ -89,9 +97,8 @@ def build_view(rules: Ruleset, state: State) -> dict[str, Any]:
         "tokens": state.tokens if rules.tokens is not None else None,
         "can_new_set": playing and rules.tokens is not None and state.tokens > 0,
         "can_rotate": playing and rules.rotations is not None,
-        "can_continue": can_continue(rules, state),
+        "can_continue": continues,
         "stuck": stuck,
-        "over": state.over,
         "clock": None,
         "final": final_card(rules, state) if state.over else None,
     }

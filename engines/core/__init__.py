@@ -5,13 +5,16 @@ from engines.core.errors import AppCode, ErrorCode
 from engines.core.protocol import (
     BadMove,
     BadParams,
+    CatalogEntry,
     Engine,
     EngineError,
     Event,
     IllegalMove,
     Outcome,
     RecordEntry,
+    ScoreOrder,
     SeatKind,
+    ViewBase,
 )
 from engines.core.rng import Rng
 
@@ -20,6 +23,7 @@ __all__ = [
     "BadMove",
     "BadParams",
     "BaseEngine",
+    "CatalogEntry",
     "Engine",
     "EngineError",
     "ErrorCode",
@@ -28,5 +32,7 @@ __all__ = [
     "Outcome",
     "RecordEntry",
     "Rng",
+    "ScoreOrder",
     "SeatKind",
+    "ViewBase",
 ]

@@ -18,12 +18,14 @@ from typing import Any, Generic, cast
 
 from engines.core.errors import ErrorCode
 from engines.core.protocol import (
+    CatalogEntry,
     Event,
     IllegalMove,
     MoveT,
     Outcome,
     ParamsT,
     RecordEntry,
+    ScoreOrder,
     SeatKind,
     StateT,
 )
@@ -33,6 +35,8 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
     """Implements ``engines.core.protocol.Engine``; see the module docstring."""
 
     name: str
+    score_order: ScoreOrder = ScoreOrder.HIGHER
+    """Default: the higher score is the better one."""
     view_by_seat: bool = False
     """Default: every seat and every spectator gets the same view (nothing is hidden)."""
     claim_after_ms: int | None = None
@@ -59,7 +63,7 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
 
     # --- what every engine writes -------------------------------------------------------
     @abstractmethod
-    def describe(self) -> dict[str, Any]: ...
+    def describe(self) -> CatalogEntry: ...
     @abstractmethod
     def parse_params(self, raw: Mapping[str, Any]) -> ParamsT: ...
     @abstractmethod

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import Any, NotRequired, Protocol, TypedDict, TypeVar
 
 from engines.core.errors import ErrorCode
 
@@ -98,13 +98,31 @@ class Outcome:
         }
 
 
+class ScoreOrder(StrEnum):
+    """Which scores are better: the engine's ``score_order`` says it once, and records,
+    statistics, history and boards of honour rank by it (a fewest-presses game is stored
+    with its true score, never negated)."""
+
+    HIGHER = "higher"  # points: more is better
+    LOWER = "lower"  # presses, seconds: fewer is better
+
+    def best(self, scores: Sequence[int]) -> int:
+        """The best of ``scores`` (not empty)."""
+        return max(scores) if self is ScoreOrder.HIGHER else min(scores)
+
+    def rank_key(self, score: int, time_ms: int) -> tuple[int, int]:
+        """Sorts the better game first: score by this order, then the shorter time."""
+        return (-score if self is ScoreOrder.HIGHER else score, time_ms)
+
+
 @dataclass(frozen=True)
 class RecordEntry:
     """What a finished game is worth on the player's record table.
 
-    ``key`` names the table (e.g. ``"beginner/timed"``); games rank by ``score`` (higher
-    first), then ``time_ms`` (lower first). ``again`` marks a game finishing a second
-    time (Blocks' Continue): it may better the record but is not another game played.
+    ``key`` names the table (e.g. ``"beginner/timed"``); games rank by ``score`` in the
+    engine's ``score_order``, then ``time_ms`` (lower first). ``again`` marks a game
+    finishing a second time (Blocks' Continue): it may better the record but is not
+    another game played.
     """
 
     key: str
@@ -112,6 +130,70 @@ class RecordEntry:
     time_ms: int
     extra: Mapping[str, Any] = field(default_factory=dict)
     again: bool = False
+
+
+class ViewBase(TypedDict):
+    """The keys every view carries besides its game's own: the ones the platform reads.
+
+    ``scores`` has one entry per seat (a one-player game: one); ``turn`` is the seat to
+    move, None once the game is over; ``record_key`` names the record table the game
+    counts on (``RecordEntry.key``), None when it counts on none."""
+
+    over: bool
+    turn: int | None
+    scores: list[int]
+    record_key: str | None
+
+
+def view_base(view: Mapping[str, Any]) -> ViewBase:
+    """The base keys of a view, checked (an engine's view that lacks one is a bug)."""
+    scores = view["scores"]
+    turn = view["turn"]
+    record_key = view["record_key"]
+    if not isinstance(scores, list) or not all(isinstance(s, int) for s in scores):
+        raise TypeError(f"a view's scores are a list of integers, not {scores!r:.60}")
+    if turn is not None and not isinstance(turn, int):
+        raise TypeError(f"a view's turn is a seat or None, not {turn!r:.60}")
+    if record_key is not None and not isinstance(record_key, str):
+        raise TypeError(f"a view's record_key is a string or None, not {record_key!r:.60}")
+    return ViewBase(over=bool(view["over"]), turn=turn, scores=scores, record_key=record_key)
+
+
+ParamSpec = TypedDict(
+    "ParamSpec",
+    {
+        "choices": list[Any],
+        "default": Any,
+        # Triangles: the star counts and default of each field.
+        "by_field": NotRequired[dict[str, list[int]]],
+        "default_by_field": NotRequired[dict[str, int]],
+        "for": NotRequired[list[str]],  # the opponents this param applies to
+        "clocks": NotRequired[list[str]],  # the clocks this param applies to
+    },
+)
+"""One param of the catalog entry: its choices and default."""
+
+
+class ClockSpec(TypedDict):
+    """A time control (the catalog's ``clocks``): its rating pool is ``category``."""
+
+    initial_ms: int
+    increment_ms: int
+    per_move: bool
+    category: str
+
+
+class CatalogEntry(TypedDict):
+    """What ``describe()`` returns and ``/api/catalog`` serves for a game. A game adds
+    keys of its own (a TypedDict deriving from this one); the platform reads only these.
+
+    ``score_order`` is the engine's ``score_order``; ``clocks``, for games with time
+    controls, the controls by name (None: untimed), whose categories are rating pools."""
+
+    name: str
+    params: dict[str, ParamSpec]
+    score_order: ScoreOrder
+    clocks: NotRequired[dict[str, ClockSpec | None]]
 
 
 class SeatKind(StrEnum):
@@ -127,6 +209,8 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
     view_by_seat: bool
     """True when view(state, seat) may differ between seats and spectators (hidden
     information); the server then sends each seat its own view."""
+    score_order: ScoreOrder
+    """Whether a higher or a lower score is better (records, statistics, honour boards)."""
     claim_after_ms: int | None
     """How long the player to move must have been silent (and, the server adds, away)
     before the other may claim the win with ``{"type": "claim"}``; None: no claims."""
@@ -139,14 +223,17 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
         self, state: StateT, move: MoveT, at_ms: int, seat: int = 0
     ) -> tuple[StateT, list[Event]]: ...
     def tick(self, state: StateT, at_ms: int) -> tuple[StateT, list[Event]]: ...
-    def view(self, state: StateT, seat: int | None) -> dict[str, Any]: ...
+    def view(self, state: StateT, seat: int | None) -> dict[str, Any]:
+        """The game's JSON for ``seat``: its own keys and the ``ViewBase`` keys."""
+        ...
+
     def outcome(self, state: StateT) -> Outcome | None: ...
     def number(self, params: ParamsT, seed: int) -> str: ...
     def from_number(self, number: str) -> tuple[ParamsT, int]: ...
 
     # --- what a generic server needs besides ------------------------------------------
-    def describe(self) -> dict[str, Any]:
-        """The catalog entry: ``{"name", "params": {key: {"choices", "default"}}, ...}``."""
+    def describe(self) -> CatalogEntry:
+        """The catalog entry: name, params, score order, and the game's own facts."""
         ...
 
     def dump_params(self, params: ParamsT) -> dict[str, Any]: ...

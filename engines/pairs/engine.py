@@ -21,8 +21,8 @@ class PairsEngine(BaseEngine[Params, State, Move]):
     name = "pairs"
     paced_moves = frozenset({"pause", "resume"})
 
-    def describe(self) -> dict[str, Any]:
-        return {"name": self.name, **params_module.catalog()}
+    def describe(self) -> params_module.PairsEntry:
+        return params_module.catalog(self.name, self.score_order)
 
     def parse_params(self, raw: Mapping[str, Any]) -> Params:
         return params_module.parse_params(raw)

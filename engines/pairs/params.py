@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.core.errors import ErrorCode
-from engines.core.protocol import BadParams
+from engines.core.protocol import BadParams, CatalogEntry, ScoreOrder
 
 COLUMNS = 6
 PICTURE_SET = 16  # pictures are ids 0..15; each game draws some of them
@@ -91,13 +91,22 @@ def _show(value: object) -> str:
     return repr(value)[:40]
 
 
-def catalog() -> dict[str, Any]:
+class PairsEntry(CatalogEntry):
+    """Pairs' catalog entry: what each size means, and the records table's keys."""
+
+    sizes: dict[str, dict[str, Any]]
+    record_keys: dict[str, dict[str, str]]
+
+
+def catalog(name: str, score_order: ScoreOrder) -> PairsEntry:
     """The catalog entry's params and what each size means."""
     return {
+        "name": name,
         "params": {
             "size": {"choices": list(SIZES), "default": DEFAULT_SIZE},
             "mode": {"choices": list(MODES), "default": DEFAULT_MODE},
         },
+        "score_order": score_order,
         "sizes": {
             spec.name: {
                 "letter": spec.letter,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.core.protocol import ViewBase
 from engines.pairs.grid import EMPTY
 from engines.pairs.numbering import number
 from engines.pairs.rules import hint_data
@@ -25,7 +26,12 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
     running = not clock.paused and not state.over
     tiles = state.tiles
     return {
-        "record_key": params.record_key,
+        **ViewBase(
+            over=state.over,
+            turn=None if state.over else 0,
+            scores=[state.score],
+            record_key=params.record_key,
+        ),
         "counts_for_record": True,
         "tiles": [
             [None if tile == EMPTY else tile for tile in tiles[row * cols : (row + 1) * cols]]
@@ -69,7 +75,6 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
             if params.timed
             else None
         ),
-        "over": state.over,
         "reason": state.reason,
         "time_ms": clock.elapsed_ms if state.over else None,
         "bonus": state.bonus if state.over else None,

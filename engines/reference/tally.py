@@ -30,11 +30,13 @@ from engines.core.numbers import format_number, parse_number
 from engines.core.protocol import (
     BadMove,
     BadParams,
+    CatalogEntry,
     Event,
     IllegalMove,
     Outcome,
     RecordEntry,
     SeatKind,
+    ViewBase,
 )
 from engines.core.rng import Rng
 
@@ -86,12 +88,14 @@ class Tally(BaseEngine[Params, State, Move]):
 
     # --- params and numbers ----------------------------------------------------------------
 
-    def describe(self) -> dict[str, Any]:
-        """The catalog entry: every param with its choices and default."""
-        return {
-            "name": self.name,
-            "params": {"opponent": {"choices": list(OPPONENTS), "default": "solo"}},
-        }
+    def describe(self) -> CatalogEntry:
+        """The catalog entry: every param with its choices and default, and which scores
+        are better (``score_order``: BaseEngine's default, the higher)."""
+        return CatalogEntry(
+            name=self.name,
+            params={"opponent": {"choices": list(OPPONENTS), "default": "solo"}},
+            score_order=self.score_order,
+        )
 
     def parse_params(self, raw: Mapping[str, Any]) -> Params:
         """Params from client JSON, missing keys at their defaults; anything else raises
@@ -218,10 +222,16 @@ class Tally(BaseEngine[Params, State, Move]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """JSON for the client of ``seat`` (None: a spectator). It differs between seats
         only because ``view_by_seat`` is True; nothing hidden may leak into it."""
+        over = state.over is not None
         return {
+            # The keys the platform reads (typed by ViewBase), then the game's own.
+            **ViewBase(
+                over=over,
+                turn=None if over else state.turn,
+                scores=[state.tally],
+                record_key=None if state.params.opponent != "solo" else self._key(state),
+            ),
             "tally": state.tally,
-            "turn": state.turn,
-            "over": state.over is not None,
             "you": seat,
         }
 
@@ -280,7 +290,11 @@ class Tally(BaseEngine[Params, State, Move]):
         games count on the table ``limit<N>``, scored by their number of moves."""
         if state.params.opponent != "solo":
             return None
-        return RecordEntry(f"limit{state.params.limit}", state.moves, state.at_ms)
+        return RecordEntry(self._key(state), state.moves, state.at_ms)
+
+    @staticmethod
+    def _key(state: State) -> str:
+        return f"limit{state.params.limit}"
 
     def daily_params(self, raw: Mapping[str, Any]) -> Params | None:
         """The daily board's params (its seed is the date's, ``engines.core.daily``)."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from engines.core.base import BaseEngine
 from engines.core.errors import ErrorCode
-from engines.core.protocol import BadMove, Event, IllegalMove, Outcome, SeatKind
+from engines.core.protocol import BadMove, Event, IllegalMove, Outcome, SeatKind, ViewBase
 from engines.core.rng import Rng
 from engines.triangles import ai, params, rules
 from engines.triangles.board import set_cache_budget
@@ -40,8 +40,8 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
     def bound_caches(self, budget: int) -> None:
         set_cache_budget(budget)
 
-    def describe(self) -> dict[str, Any]:
-        return {"name": self.name, **params.catalog()}
+    def describe(self) -> params.TrianglesEntry:
+        return params.catalog(self.name, self.score_order)
 
     def parse_params(self, raw: Mapping[str, Any]) -> Params:
         return params.parse_params(raw)
@@ -86,9 +86,13 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
             "stars": board.stars,
             "lines": state.lines,
             "triangles": state.triangles,
-            "turn": None if state.over else state.turn,
-            "scores": list(state.scores),
-            "over": state.over,
+            # No record table: two-seat games count on ratings.
+            **ViewBase(
+                over=state.over,
+                turn=None if state.over else state.turn,
+                scores=list(state.scores),
+                record_key=None,
+            ),
             "width": board.width,
             "height": board.height,
             "field": state.params.field,

@@ -9,7 +9,7 @@ from typing import Any
 
 from engines.core.errors import ErrorCode
 from engines.core.numbers import format_number, parse_number
-from engines.core.protocol import BadParams
+from engines.core.protocol import BadParams, CatalogEntry, ScoreOrder
 from engines.triangles.clock import CONTROLS
 from engines.triangles.field import FIELDS
 
@@ -94,9 +94,21 @@ def kind_of(opponent: str) -> str:
     return "computer" if opponent in COMPUTER_LEVELS else opponent
 
 
-def catalog() -> dict[str, Any]:
+class TrianglesEntry(CatalogEntry):
+    """Triangles' catalog entry: the computer's levels and seat, each opponent's kind of
+    game, and each field's shape."""
+
+    levels: list[str]
+    computer_seat: int
+    kinds: dict[str, str]
+    fields: dict[str, dict[str, Any]]
+
+
+def catalog(game: str, score_order: ScoreOrder) -> TrianglesEntry:
     """The catalog entry's params; the star counts a field offers depend on the field."""
     return {
+        "name": game,
+        "score_order": score_order,
         "params": {
             "field": {"choices": list(FIELDS), "default": "phone"},
             "stars": {

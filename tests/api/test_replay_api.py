@@ -384,6 +384,27 @@ def test_the_replay_page(alice_bob: Any, clock: FakeClock) -> None:
     assert bob.get("/replay/no-such-game").status_code == 404
 
 
+@pytest.mark.parametrize(
+    ("game", "page_class", "box_class", "list_title"),
+    [
+        ("blocks", "blocks-page", "blocks-board", "Placements"),
+        ("pairs", "pairs-page", "pairs-board board-box--fill", "Pairs"),
+        ("triangles", "tri-page", "tri-board", "Lines"),
+    ],
+)
+def test_the_replay_page_takes_each_games_look_from_its_own_template(
+    alice_bob: Any, clock: FakeClock, game: str, page_class: str, box_class: str, list_title: str
+) -> None:
+    # templates/games/<game>.replay.html, not a table in app/pages.py or replay.html.
+    alice, _ = alice_bob
+    created = play(alice, clock, game, moves=1)
+    page = alice.get(f"/replay/{created['id']}", headers={"accept-language": "en"}).text
+    assert f'class="game-page {page_class} replay-page"' in page
+    assert f'class="board-box {box_class} replay-board"' in page
+    assert f'id="replay-list-title">{list_title}</h2>' in page
+    assert ('class="theme-nebula"' in page) == (game == "triangles")
+
+
 def test_a_running_game_replayed_again_extends_the_kept_states(
     client: Any, alice_bob: Any, clock: FakeClock
 ) -> None:

@@ -17,18 +17,20 @@ from engines.blocks.shapes import SHAPES48 as SHAPES
 from engines.core.protocol import IllegalMove
 from engines.core.rng import Rng
 
-FIXED_KEYS = {"grid", "hand", "score", "combo", "over"}
+FIXED_KEYS = {"grid", "hand", "score", "combo"}
+BASE_KEYS = {"over", "turn", "scores", "record_key"}  # ViewBase: what the platform reads
 MORE_KEYS = {
     "ruleset", "mode", "rotation", "rows", "cols", "kinds", "tokens", "can_new_set",
     "can_rotate", "can_continue", "lines_cleared", "best_combo", "placements", "stuck",
-    "combo_label", "clock", "final", "record_key", "counts_for_record",
+    "combo_label", "clock", "final", "counts_for_record",
     "counts_lines", "shows_combo",
 }
 
 
 def test_view_of_a_new_game() -> None:
     view = ENGINE.view(ENGINE.new_game(CLASSIC10, 12345678), 0)
-    assert set(view) == FIXED_KEYS | MORE_KEYS
+    assert set(view) == FIXED_KEYS | BASE_KEYS | MORE_KEYS
+    assert (view["over"], view["turn"], view["scores"]) == (False, 0, [0])
     assert view["grid"] == [[0] * 10] * 10
     assert (view["rows"], view["cols"], view["kinds"]) == (10, 10, 9)
     assert [h["name"] for h in view["hand"]] == ["bar3_v", "corner5_tr", "square2"]

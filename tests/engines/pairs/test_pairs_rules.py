@@ -278,6 +278,8 @@ def test_view_of_a_new_classic_game() -> None:
     assert len(view["tiles"]) == 8 and all(len(row) == 6 for row in view["tiles"])
     assert {k: view[k] for k in view if k != "tiles"} == {
         "record_key": "classic/calm",
+        "turn": 0,
+        "scores": [0],
         "counts_for_record": True,
         "rows": 8,
         "cols": 6,

@@ -1,0 +1,158 @@
+"""A game packaged outside engines/ and templates/ (tests/fixtures/games/lampsout), served
+the way a plugin is: ``engines.registry.served`` and its own ``templates/games/``. Its
+score is its number of presses and fewer is better; the platform serves it, lists it,
+keeps the lower score as the record (never negated) and replays it, and no shared file
+names it."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines.registry import served
+from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
+from tests.fixtures.games.lampsout import LampsOut, Params
+
+
+class DailyLamps(LampsOut):
+    """Lamps Out with a daily board: its board of honour ranks fewer presses first."""
+
+    name = "dailylamps"
+
+    def daily_params(self, raw: Any) -> Params:
+        return Params(6)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ("app", "engines", "templates", "static", "migrations")
+
+
+@pytest.fixture
+def client(make_client: Any) -> Any:
+    return make_client(served(LAMPSOUT))
+
+
+@pytest.fixture
+def alice(client: Any, players: Any) -> Any:
+    return players(client, "alice")[0]
+
+
+def finish(player: Any, game: dict[str, Any], waste: int) -> dict[str, Any]:
+    """Put every lit lamp out, the first one pressed ``2 * waste`` times more than
+    needed; returns the last answer."""
+    version, lit = game["version"], [i for i, on in enumerate(game["view"]["lamps"]) if on]
+    presses = [lit[0]] * (2 * waste) + lit
+    for lamp in presses:
+        answer = player.move(game["id"], version, {"type": "press", "lamp": lamp})
+        assert answer.status_code == 200, answer.text
+        version = answer.json()["version"]
+    body: dict[str, Any] = answer.json()
+    assert body["status"] == "over" and body["view"]["over"] is True
+    return body
+
+
+def test_a_lower_is_better_game_is_served_recorded_and_replayed(
+    client: Any, alice: Any, clock: Any
+) -> None:
+    # Served: listed in the catalog with its order, its own pages answer.
+    games = {g["name"]: g for g in client.get("/api/catalog").json()["games"]}
+    assert list(games) == ["blocks", "pairs", "triangles", "lampsout"]
+    assert games["lampsout"]["score_order"] == "lower"
+    assert games["blocks"]["score_order"] == "higher"
+    play = alice.get("/play/lampsout")
+    assert play.status_code == 200 and 'id="lampsout"' in play.text
+    assert alice.get("/daily/lampsout").status_code == 404  # it has no daily board
+
+    # Three games of one board: 2 extra presses, none extra, 2 extra again.
+    first = alice.new_game("lampsout", params={"size": 4})
+    lit = sum(first["view"]["lamps"])
+    assert lit >= 1
+    number = first["number"]
+    assert alice.get(f"/play/lampsout/{number}").status_code == 200
+    finish(alice, first, waste=1)
+    clock.advance(1000)  # the history is newest first by start
+    best = alice.new_game("lampsout", number=number)
+    assert best["view"]["lamps"] == first["view"]["lamps"]
+    finish(alice, best, waste=0)
+    clock.advance(1000)
+    last = alice.new_game("lampsout", number=number)
+    finish(alice, last, waste=1)
+
+    # Recorded: the fewest presses is the record, with its true (positive) score.
+    records = alice.get("/api/records", params={"game": "lampsout"}).json()["records"]
+    assert records == [
+        {
+            "game": "lampsout",
+            "key": "size4",
+            "score": lit,
+            "time_ms": 0,
+            "game_id": best["id"],
+            "played": 3,
+        }
+    ]
+    history = alice.get("/api/me/games", params={"game": "lampsout"}).json()["games"]
+    assert [(g["id"], g["score"]) for g in history] == [
+        (last["id"], lit + 2),
+        (best["id"], lit),
+        (first["id"], lit + 2),
+    ]
+    stats = [s for s in alice.get("/api/me/stats").json()["stats"] if s["game"] == "lampsout"]
+    assert stats == [
+        {
+            "game": "lampsout",
+            "variant": "4",
+            "played": 3,
+            "best": lit,
+            "average": round((3 * lit + 4) / 3, 1),
+            "levels": {},
+        }
+    ]
+
+    # Replayable: every ply through the API, and the replay page in the game's own look.
+    end = alice.get(f"/api/games/{best['id']}/replay", params={"timeline": "true"}).json()
+    assert end["view"]["lamps"] == [False] * 4 and end["view"]["scores"] == [lit]
+    assert [step["scores"] for step in end["timeline"]] == [[n] for n in range(1, lit + 1)]
+    start = alice.get(f"/api/games/{best['id']}/replay", params={"ply": 0}).json()
+    assert start["view"]["lamps"] == first["view"]["lamps"]
+    page = alice.get(f"/replay/{best['id']}")
+    assert page.status_code == 200
+    assert 'data-game="lampsout"' in page.text
+    assert 'class="board-box lampsout-board replay-board"' in page.text
+    assert 'class="game-page lampsout-page replay-page"' in page.text
+
+
+def test_the_board_of_honour_ranks_the_fewest_presses_first(
+    make_client: Any, players: Any, clock: Any
+) -> None:
+    client = make_client(served(DailyLamps()))
+    alice, bob, carol = players(client, "alice", "bob", "carol")
+    today = "2026-11-18"
+    games = {}
+    for player, name, waste in ((alice, "Alice", 2), (bob, "Bob", 0), (carol, "Carol", 1)):
+        assert player.put("/api/me", json={"name": name}).status_code == 200
+        games[name] = player.new_game("dailylamps", daily=today)
+        finish(player, games[name], waste)
+        clock.advance(1000)
+    lit = sum(games["Bob"]["view"]["lamps"])
+    honour = client.get(f"/api/daily/dailylamps?date={today}").json()["honour"]
+    assert [(row["rank"], row["name"], row["score"]) for row in honour] == [
+        (1, "Bob", lit),
+        (2, "Carol", lit + 2),
+        (3, "Alice", lit + 4),
+    ]
+    daily = [d for d in carol.get("/api/me/stats").json()["daily"] if d["date"] == today]
+    assert [(d["score"], d["rank"]) for d in daily] == [(lit + 2, 2)]
+
+
+def test_no_shared_file_names_the_fixture_game() -> None:
+    found = subprocess.run(
+        ["git", "grep", "-il", "lampsout", "--", *SHARED],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert found.returncode == 1, found.stdout  # 1: git grep found nothing
