@@ -23,8 +23,16 @@
  *     socket.move(version, move) → Promise resolved with the server's ack {type:"ack", id, version}
  *                                  or rejected with an ApiError (the server's error, or
  *                                  "offline"/"disconnected"/"timeout")
+ *     socket.play(version, move) → Promise resolved with the move's own frame (the ack and the
+ *                                  frame may come in either order; a state frame at or past
+ *                                  the ack's version stands in for it, with no events), or
+ *                                  rejected as move() is. That frame is not given to onMove;
+ *                                  move frames that come meanwhile are held and handed on
+ *                                  after it. Each frame handed out carries receivedAt.
  *     socket.sync()            asks for a fresh state
  *     socket.close()           closes for good
+ *   moveAnswer(data) → {version, view, events, status, outcome, server_ms}: a move's answer,
+ *       the same from a REST move result and from a socket move frame
  *   A move message whose version is not last+1 triggers a sync (the server also resends
  *   the state itself when it notices a gap), so a page may receive onMove and then onState.
  */
@@ -76,6 +84,18 @@ export async function api(method, path, body) {
   return data;
 }
 
+/** The one shape a move is answered in, whichever way it went (REST or socket). */
+export function moveAnswer(data) {
+  return {
+    version: data.version,
+    view: data.view,
+    events: data.events ?? [],
+    status: data.status,
+    outcome: data.outcome ?? null,
+    server_ms: data.server_ms,
+  };
+}
+
 const PING_MS = 25_000;
 const MOVE_TIMEOUT_MS = 15_000;
 const CLOSE_NOT_FOUND = 4404;
@@ -89,6 +109,10 @@ export class GameSocket {
     this.ws = null;
     this.pending = new Map(); // request id → {resolve, reject, timer}
     this.seq = 0;
+    this.playing = 0; // moves sent by play() and not yet answered by their frame
+    this.held = []; // move frames that came while one was
+    this.lastState = null;
+    this.awaited = new Map(); // version → {resolve, reject, timer}: play()'s frame to come
     this.attempt = 0;
     this.retryTimer = 0;
     this.pingTimer = 0;
@@ -151,6 +175,11 @@ export class GameSocket {
     switch (msg.type) {
       case 'state':
         this.version = msg.version;
+        msg.receivedAt = performance.now();
+        this.lastState = msg;
+        for (const version of [...this.awaited.keys()]) {
+          if (msg.version >= version) this.answer(version, { ...msg, events: [] });
+        }
         this.handlers.onState?.(msg);
         break;
       case 'move':
@@ -158,7 +187,10 @@ export class GameSocket {
         {
           const gap = this.version >= 0 && msg.version !== this.version + 1;
           this.version = msg.version;
-          this.handlers.onMove?.(msg);
+          msg.receivedAt = performance.now();
+          if (this.awaited.has(msg.version)) this.answer(msg.version, msg);
+          else if (this.playing) this.held.push(msg);
+          else this.handlers.onMove?.(msg);
           if (gap) this.sync();
         }
         break;
@@ -191,6 +223,11 @@ export class GameSocket {
     for (const id of [...this.pending.keys()]) {
       this.settle(id, (p) => p.reject(new ApiError(0, code, message)));
     }
+    for (const [version, entry] of [...this.awaited]) {
+      this.awaited.delete(version);
+      clearTimeout(entry.timer);
+      entry.reject(new ApiError(0, code, message));
+    }
   }
 
   send(obj) {
@@ -216,6 +253,44 @@ export class GameSocket {
       );
       this.pending.set(id, { resolve, reject, timer });
     });
+  }
+
+  async play(version, move) {
+    this.playing += 1;
+    try {
+      const ack = await this.move(version, move);
+      return await this.frameOf(ack.version);
+    } finally {
+      this.playing -= 1;
+      if (!this.playing) this.release();
+    }
+  }
+
+  frameOf(version) {
+    const i = this.held.findIndex((msg) => msg.version === version);
+    if (i >= 0) return Promise.resolve(this.held.splice(i, 1)[0]);
+    // a state frame past it came first (a sync): it stands in for the frame
+    if (this.lastState?.version >= version) return Promise.resolve({ ...this.lastState, events: [] });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.awaited.delete(version);
+        reject(new ApiError(0, 'timeout', t('common.error.timeout')));
+      }, MOVE_TIMEOUT_MS);
+      this.awaited.set(version, { resolve, reject, timer });
+    });
+  }
+
+  answer(version, msg) {
+    const entry = this.awaited.get(version);
+    this.awaited.delete(version);
+    clearTimeout(entry.timer);
+    entry.resolve(msg);
+  }
+
+  /** The frames held while a move was awaited, to onMove in the order they came. */
+  release() {
+    const held = this.held.splice(0);
+    for (const msg of held) this.handlers.onMove?.(msg);
   }
 
   close() {

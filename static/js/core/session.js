@@ -8,6 +8,10 @@
  *                              "reconnect"); the game re-renders it whole
  *     hooks.connection(state)  "online" | "offline" (optional; <body data-connection> and the
  *                              banner are kept here)
+ *     hooks.play(result)       (optional) plays a move's events out before the session takes
+ *                              it; awaited in the queue, so the player's moves and the socket's
+ *                              play in order. A game that gives it is then shown every move by
+ *                              adopt(data, "move"); the socket's snapshots come as "sync".
  *   session.id, number, version, view, seat, seats, status, daily, params, players, data
  *   session.store             localStorage under "<game>.": get(key, fallback), set(key, value|null)
  *   session.take(data, receivedAt?)  keeps what a server answer says (id, version, view,
@@ -18,28 +22,34 @@
  *   session.load(id)          GET /api/games/{id}; takes the answer
  *   session.resumable(id)     the stored game if it can be played on (seated, active, not over)
  *   session.get(path) / session.post(path, body)   other calls, through the connection watch
- *   session.move(move, {retry}?) queued; → {ok: true, result} | {ok: false, error} | {gone: true}
+ *   session.move(move, {retry}?) queued; through the live socket when one is open, else REST;
+ *                             → {ok: true, result: {version, view, events, status, outcome,
+ *                             server_ms}} | {ok: false, error: ApiError} | {ok: false, gone: true}
+ *                             the same for both transports.
  *                             One stale-version policy for every game: on a 409 the server's
  *                             state is adopted (hooks.adopt) and the move is refused with
  *                             code "stale_version" (the player sees the board it was made
  *                             against had changed); `retry` (for moves that only restate the
  *                             page, such as a pause) sends it once more against that state.
+ *   session.post1(move, {retry}?) the same move, not queued (for a task already in the queue)
  *   session.enqueue(task)     runs after every queued move (<body data-pending> counts them)
  *   session.refresh()         loads the game again and adopts it
  *   session.serverNow()       the server's game clock now (frozen while offline)
  *   session.online            false while the server cannot be reached
- *   session.connect(handlers) opens the GameSocket for live games (its status is the connection)
+ *   session.connect(handlers) opens the GameSocket for live games (its status is the connection;
+ *                             its state and move frames are taken in the queue, see hooks)
  *
  * While the server cannot be reached the page says so (a banner, body[data-connection=
  * "offline"]) until it can again; the session probes it and, once back, adopts the server's
  * state, so play resumes by itself.
  */
 
-import { api, GameSocket } from './api.js';
+import { api, GameSocket, moveAnswer } from './api.js';
 import { t } from './i18n.js';
 import { el } from './ui.js';
 
 const PROBE_MS = [1000, 2000, 3000, 5000];
+const GONE = Object.freeze({ ok: false, gone: true, error: null });
 
 export function storage(prefix) {
   return {
@@ -212,19 +222,22 @@ export class Session {
   /** Queues a move for the game on screen now (dropped when another game opens first). */
   move(move, options = {}) {
     const id = this.id;
-    return this.enqueue(() => (id && this.id === id ? this.post1(move, options) : { ok: false, gone: true, error: null }));
+    return this.enqueue(() => (id && this.id === id ? this.post1(move, options) : GONE));
   }
 
+  /** One move now, not queued: through the live socket when one is open, else REST. Both
+   *  answer {version, view, events, status, outcome, server_ms} and refuse with an ApiError
+   *  (a stale one carries the server's state in error.body.current). */
   async post1(move, { retry = false } = {}) {
     const id = this.id;
     for (let attempt = 0; attempt < 2; attempt += 1) {
       try {
-        const result = await this.post(`/api/games/${encodeURIComponent(id)}/moves`, { version: this.version, move });
-        if (this.id !== id) return { ok: false, gone: true, error: null };
-        this.take(result);
+        const { data, result, receivedAt } = await this.transmit(id, move);
+        if (this.id !== id) return GONE;
+        await this.land(data, result, receivedAt);
         return { ok: true, result };
       } catch (error) {
-        if (this.id !== id) return { ok: false, gone: true, error: null };
+        if (this.id !== id) return GONE;
         if (error.code === 'stale_version' && error.body?.current && attempt === 0) {
           this.take(error.body.current);
           this.hooks.adopt?.(error.body.current, 'stale');
@@ -235,6 +248,24 @@ export class Session {
       }
     }
     return { ok: false, error: null };
+  }
+
+  async transmit(id, move) {
+    const socket = this.socket;
+    if (socket && socket.gameId === id && socket.status === 'open') {
+      const frame = await socket.play(this.version, move);
+      return { data: frame, result: moveAnswer(frame), receivedAt: frame.receivedAt };
+    }
+    const data = await this.post(`/api/games/${encodeURIComponent(id)}/moves`, { version: this.version, move });
+    return { data, result: moveAnswer(data), receivedAt: performance.now() };
+  }
+
+  /** A move the server answered: played out by the game (hooks.play, against the state it
+   *  was made on), then taken; a game that plays moves out is shown the result by adopt. */
+  async land(data, result, receivedAt) {
+    if (this.hooks.play) await this.hooks.play(result);
+    this.take(data, receivedAt);
+    if (this.hooks.play) this.hooks.adopt?.(data, 'move');
   }
 
   async refresh(why = 'refresh') {
@@ -253,11 +284,16 @@ export class Session {
 
   /* ------------------------------------------------------------------ socket --- */
 
+  /** Opens the socket. Its state and move frames are queued behind the moves in flight and
+   *  taken here (a move frame that does not follow the version on screen is adopted whole);
+   *  the other handlers (onMessage, onStatus) are the page's. */
   connect(handlers, since = this.version) {
     this.disconnect();
     let opened = false;
-    this.socket = new GameSocket(this.id, {
+    const socket = new GameSocket(this.id, {
       ...handlers,
+      onState: (msg) => this.frame(socket, msg, performance.now()),
+      onMove: (msg) => this.frame(socket, msg, performance.now()),
       onStatus: (status) => {
         if (status === 'open') {
           opened = true;
@@ -268,7 +304,21 @@ export class Session {
         handlers.onStatus?.(status);
       },
     }, { since });
-    return this.socket;
+    this.socket = socket;
+    return socket;
+  }
+
+  frame(socket, msg, receivedAt) {
+    return this.enqueue(async () => {
+      if (socket !== this.socket || socket.gameId !== this.id) return; // another game by now
+      if (msg.type === 'move' && msg.version <= this.version) return; // already taken
+      if (msg.type === 'move' && msg.from_version === this.version) {
+        await this.land(msg, moveAnswer(msg), receivedAt);
+        return;
+      }
+      this.take(msg, receivedAt);
+      this.hooks.adopt?.(msg, 'sync');
+    });
   }
 
   disconnect() {

@@ -20,7 +20,7 @@
  */
 
 import { t } from '../../core/i18n.js';
-import { ctx, nameOf, S } from './state.js';
+import { ctx, nameOf } from './state.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -43,13 +43,13 @@ export function formatClock(ms) {
 }
 
 function running(clock) {
-  return clock?.running != null && S.status === 'active' && !S.view?.over;
+  return clock?.running != null && ctx.session.status === 'active' && !ctx.session.view?.over;
 }
 
 export function renderClocks() {
   clearTimeout(timer);
   timer = 0;
-  const clock = S.view?.clock ?? null;
+  const clock = ctx.session.view?.clock ?? null;
   const session = ctx.session;
   const live = running(clock) && session?.serverMs != null;
   const left = clock ? timeLeft(clock, live ? session.serverNow() : clock.since_ms) : null;
@@ -75,7 +75,7 @@ export function renderClocks() {
 }
 
 export function ratingOf(seat) {
-  const rating = S.players?.[seat]?.rating;
+  const rating = ctx.session.players?.[seat]?.rating;
   return rating == null ? '' : ` · ${Math.round(rating)}`;
 }
 
@@ -84,13 +84,13 @@ export function ratingChange() {
   if (outcome?.unrated) return t(`games.triangles.clock.unrated.${outcome.unrated}`);
   const change = outcome?.ratings;
   if (!change) return null;
-  const seats = S.seats.length ? S.seats.slice(0, 1) : [0, 1];
+  const seats = ctx.session.seats.length ? ctx.session.seats.slice(0, 1) : [0, 1];
   return seats.map((seat) => {
     const line = change.seats[seat];
     const delta = Math.round(line.after) - Math.round(line.before);
     const text = t('games.triangles.clock.rating_change', {
       before: Math.round(line.before), after: Math.round(line.after), delta: delta >= 0 ? `+${delta}` : `−${-delta}`,
     });
-    return S.seats.length ? text : `${nameOf(seat)}: ${text}`;
+    return ctx.session.seats.length ? text : `${nameOf(seat)}: ${text}`;
   }).join(' · ');
 }

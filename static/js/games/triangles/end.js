@@ -6,13 +6,13 @@
 
 import { plural, t } from '../../core/i18n.js';
 import { ratingChange } from './clock.js';
-import { mode, mySeat, nameOf, S } from './state.js';
+import { ctx, mode, mySeat, nameOf, S } from './state.js';
 
 function reasonText() {
-  const view = S.view;
+  const view = ctx.session.view;
   const m = mode();
   const loser = view.winner == null ? null : 1 - view.winner;
-  const mine = loser != null && S.seats.includes(loser) && m !== 'human';
+  const mine = loser != null && ctx.session.seats.includes(loser) && m !== 'human';
   if (view.result === 'resigned') {
     return mine ? t('games.triangles.final.reason.resigned_you') : t('games.triangles.final.reason.resigned', { name: nameOf(loser) });
   }
@@ -46,7 +46,7 @@ function rematchModel() {
 }
 
 export function finalModel() {
-  const view = S.view;
+  const view = ctx.session.view;
   const m = mode();
   const winner = view.winner;
   const me = mySeat();
@@ -61,9 +61,9 @@ export function finalModel() {
   }
   let stats = null;
   if (m === 'computer') {
-    const tally = S.stats?.[S.params.opponent] || { wins: 0, losses: 0, draws: 0 };
+    const tally = S.stats?.[ctx.session.params.opponent] || { wins: 0, losses: 0, draws: 0 };
     stats = t('games.triangles.final.stats', {
-      level: t(`games.triangles.opponent.${S.params.opponent}`),
+      level: t(`games.triangles.opponent.${ctx.session.params.opponent}`),
       wins: plural('games.triangles.stats.n_wins', tally.wins),
       losses: plural('games.triangles.stats.n_losses', tally.losses),
       draws: plural('games.triangles.stats.n_draws', tally.draws),

@@ -20,11 +20,11 @@ const statusLine = $('tri-status');
 
 export function render() {
   const { board } = ctx;
-  const view = S.view;
-  root.dataset.state = !view ? (S.id ? 'loading' : 'empty') : view.over ? 'over' : S.status || 'active';
+  const view = ctx.session.view;
+  root.dataset.state = !view ? (ctx.session.id ? 'loading' : 'empty') : view.over ? 'over' : ctx.session.status || 'active';
   root.dataset.mode = mode() || '';
   root.dataset.busy = String(Boolean(S.busy || S.animating));
-  root.dataset.version = String(S.version);
+  root.dataset.version = String(ctx.session.version);
   root.classList.toggle('is-spectator', isSpectator());
   root.classList.toggle('is-thinking', S.thinking);
   if (view) boardBox.style.setProperty('--board-aspect', String(view.width / view.height));
@@ -42,15 +42,15 @@ function renderHud() {
   const scores = scoresNow();
   for (const chip of document.querySelectorAll('.tri-player')) {
     const seat = Number(chip.dataset.seat);
-    const name = S.view ? nameOf(seat) : t(`common.player${seat + 1}`);
-    chip.querySelector('[data-name]').textContent = name + (S.view ? ratingOf(seat) : '');
+    const name = ctx.session.view ? nameOf(seat) : t(`common.player${seat + 1}`);
+    chip.querySelector('[data-name]').textContent = name + (ctx.session.view ? ratingOf(seat) : '');
     const score = chip.querySelector('[data-score]');
     score.textContent = formatNumber(scores[seat] ?? 0);
     score.setAttribute('aria-label', plural('games.triangles.hud.triangles', scores[seat] ?? 0));
-    const isTurn = S.view && turn === seat && S.status === 'active';
+    const isTurn = ctx.session.view && turn === seat && ctx.session.status === 'active';
     chip.classList.toggle('is-turn', Boolean(isTurn));
-    chip.classList.toggle('is-winner', Boolean(S.view?.over && S.view.winner === seat));
-    chip.classList.toggle('is-me', S.seats.includes(seat) && mode() === 'online');
+    chip.classList.toggle('is-winner', Boolean(ctx.session.view?.over && ctx.session.view.winner === seat));
+    chip.classList.toggle('is-me', ctx.session.seats.includes(seat) && mode() === 'online');
     chip.classList.toggle('is-thinking', S.thinking && seat === computerSeat());
     chip.setAttribute('aria-current', isTurn ? 'true' : 'false');
     chip.querySelector('[data-sub]').textContent = chipSub(seat, isTurn);
@@ -62,34 +62,34 @@ function chipSub(seat, isTurn) {
   const { online } = ctx;
   // One short thing per chip (they are narrow on a phone): the winner, the side to move,
   // the computer's level or thinking, an online opponent's absence.
-  if (!S.view) return '';
+  if (!ctx.session.view) return '';
   const m = mode();
-  if (S.view.over) return S.view.winner === seat ? t('games.triangles.hud.winner') : '';
+  if (ctx.session.view.over) return ctx.session.view.winner === seat ? t('games.triangles.hud.winner') : '';
   if (m === 'computer' && seat === computerSeat()) {
-    return S.thinking ? t('games.triangles.hud.thinking') : t(`games.triangles.opponent.${S.params.opponent}`);
+    return S.thinking ? t('games.triangles.hud.thinking') : t(`games.triangles.opponent.${ctx.session.params.opponent}`);
   }
-  if (m === 'online' && !S.seats.includes(seat)) {
-    const kind = S.players?.[seat]?.kind;
+  if (m === 'online' && !ctx.session.seats.includes(seat)) {
+    const kind = ctx.session.players?.[seat]?.kind;
     if (kind === 'open') return t('common.waiting');
     if (kind === 'player' && !S.presence?.[seat]?.connected) return online.presenceText(seat);
   }
   if (isTurn) return t('games.triangles.hud.to_move');
-  if (m === 'online') return S.seats.includes(seat) ? t('common.you') : online.presenceText(seat);
+  if (m === 'online') return ctx.session.seats.includes(seat) ? t('common.you') : online.presenceText(seat);
   return '';
 }
 
 function presenceOf(seat) {
-  if (mode() !== 'online' || S.players?.[seat]?.kind !== 'player' || !S.presence) return '';
+  if (mode() !== 'online' || ctx.session.players?.[seat]?.kind !== 'player' || !S.presence) return '';
   return S.presence[seat]?.connected ? 'online' : 'away';
 }
 
 function statusText() {
   const { board } = ctx;
-  const view = S.view;
-  if (!view) return S.id ? t('common.loading') : t('games.triangles.empty.status');
-  if (S.status === 'cancelled') return t('games.triangles.cancelled.title');
-  if (S.status === 'waiting') {
-    return S.seats.length ? t('games.triangles.status.waiting_friend') : t('games.triangles.status.open_seat');
+  const view = ctx.session.view;
+  if (!view) return ctx.session.id ? t('common.loading') : t('games.triangles.empty.status');
+  if (ctx.session.status === 'cancelled') return t('games.triangles.cancelled.title');
+  if (ctx.session.status === 'waiting') {
+    return ctx.session.seats.length ? t('games.triangles.status.waiting_friend') : t('games.triangles.status.open_seat');
   }
   if (view.over) {
     const [a, b] = view.scores;
@@ -99,7 +99,7 @@ function statusText() {
   const turn = turnNow();
   const m = mode();
   if (isSpectator()) return t('games.triangles.status.watching', { name: nameOf(turn) });
-  const mine = S.seats.includes(turn);
+  const mine = ctx.session.seats.includes(turn);
   if (S.again === turn && !S.animating) {
     if (m === 'human') return t('games.triangles.status.again_named', { name: nameOf(turn) });
     if (mine) return t('games.triangles.status.again');
@@ -120,41 +120,41 @@ function renderStatus() {
   const text = statusText();
   if (statusLine.textContent !== text) statusLine.textContent = text;
   statusLine.classList.toggle('is-thinking', S.thinking);
-  const conn = S.view && !S.view.over && ((mode() === 'online' && S.socketStatus !== 'open') || !ctx.session.online);
+  const conn = ctx.session.view && !ctx.session.view.over && ((mode() === 'online' && ctx.online.status !== 'open') || !ctx.session.online);
   statusLine.classList.toggle('is-offline', Boolean(conn));
-  if (conn) statusLine.textContent = `${text} · ${t(S.socketStatus === 'connecting' ? 'common.conn.connecting' : 'common.conn.closed')}`;
+  if (conn) statusLine.textContent = `${text} · ${t(ctx.online.status === 'connecting' ? 'common.conn.connecting' : 'common.conn.closed')}`;
 }
 
 function renderControls() {
   const { final } = ctx;
   const controls = $('tri-controls');
-  const over = Boolean(S.view?.over);
-  const playing = Boolean(S.view) && !over && S.status === 'active' && S.seats.length > 0;
+  const over = Boolean(ctx.session.view?.over);
+  const playing = Boolean(ctx.session.view) && !over && ctx.session.status === 'active' && ctx.session.seats.length > 0;
   controls.querySelector('[data-action="resign"]').hidden = !playing;
   controls.querySelector('[data-action="resign"]').disabled = S.busy || S.animating;
-  controls.querySelector('[data-action="share"]').hidden = !(S.id && mode() === 'online' && S.status !== 'waiting');
+  controls.querySelector('[data-action="share"]').hidden = !(ctx.session.id && mode() === 'online' && ctx.session.status !== 'waiting');
   controls.querySelector('[data-action="result"]').hidden = !(over && !final.open);
-  $('tri-empty').hidden = Boolean(S.id);
+  $('tri-empty').hidden = Boolean(ctx.session.id);
 
   const side = document.querySelector('.tri-side');
   const desc = $('tri-side-desc');
-  if (S.params) {
+  if (ctx.session.params) {
     const parts = [
-      t(`games.triangles.field.${S.params.field}`),
-      t('games.triangles.stars', { n: S.params.stars }),
+      t(`games.triangles.field.${ctx.session.params.field}`),
+      t('games.triangles.stars', { n: ctx.session.params.stars }),
       mode() === 'computer'
-        ? t('games.triangles.side.vs', { level: t(`games.triangles.opponent.${S.params.opponent}`) })
+        ? t('games.triangles.side.vs', { level: t(`games.triangles.opponent.${ctx.session.params.opponent}`) })
         : t(`games.triangles.new.kind.${mode()}`),
     ];
-    if (S.params.again) parts.push(t('games.triangles.side.again'));
+    if (ctx.session.params.again) parts.push(t('games.triangles.side.again'));
     desc.textContent = parts.join(' · ');
-    $('tri-side-number').textContent = t('common.game_number', { number: S.number });
+    $('tri-side-number').textContent = t('common.game_number', { number: ctx.session.number });
   } else {
     desc.textContent = t('games.triangles.empty.status');
     $('tri-side-number').textContent = '';
   }
-  side.querySelector('[data-action="copy-board"]').disabled = !S.number;
-  side.querySelector('[data-action="copy-game"]').hidden = !(S.id && mode() === 'online');
+  side.querySelector('[data-action="copy-board"]').disabled = !ctx.session.number;
+  side.querySelector('[data-action="copy-game"]').hidden = !(ctx.session.id && mode() === 'online');
 }
 
 function renderClaim() {
@@ -192,11 +192,11 @@ export function showNotice(kind = null) {
   let title = '';
   let text = '';
   let actions = [];
-  if (S.status === 'cancelled' || kind === 'cancelled') {
+  if (ctx.session.status === 'cancelled' || kind === 'cancelled') {
     title = t('games.triangles.cancelled.title');
     text = t('games.triangles.cancelled.text');
     actions = [el('button', { type: 'button', class: 'btn btn-primary', dataset: { action: 'new' } }, t('common.new_game'))];
-  } else if (S.status === 'waiting' && !S.seats.length && S.view) {
+  } else if (ctx.session.status === 'waiting' && !ctx.session.seats.length && ctx.session.view) {
     title = t('games.triangles.join.title', { name: nameOf(0) });
     text = t('games.triangles.join.text');
     actions = [el('button', { type: 'button', class: 'btn btn-primary', dataset: { action: 'join' } }, t('games.triangles.join.button'))];

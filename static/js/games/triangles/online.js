@@ -4,11 +4,10 @@
  * opponent, and the rematch.
  *
  *   const online = new Online(ctx)
- *     ctx: {session, state(), onState(msg), onMove(msg), onJoined(msg), onRematch(r), onCancelled(),
- *           onPresence(), onStatus(s), render(), claim()}
- *   online.connect(gameId, since)   opens (or re-opens) the GameSocket
- *   online.ready                     true when moves can go through the socket
- *   online.move(version, move)       → Promise (ack) through the socket
+ *     ctx: {session, onJoined(msg), onRematch(r), onCancelled(), render()}
+ *   online.connect(gameId, since)   opens (or re-opens) the session's GameSocket (the session
+ *                                    takes its states and moves; moves go through it)
+ *   online.status                    "connecting" | "open" | "closed"
  *   online.close()
  *   online.awayMs(seat)              how long that seat has been away (null: unknown)
  *   online.claimable()               true when the viewer may claim the win now
@@ -19,6 +18,7 @@
 
 import { t } from '../../core/i18n.js';
 import { copyLink, formatTime, shareLink } from '../../core/ui.js';
+import { S } from './state.js';
 
 export class Online {
   constructor(ctx) {
@@ -43,25 +43,15 @@ export class Online {
     this.gameId = gameId;
     // through the session: its socket's status is the page's connection state
     this.socket = this.ctx.session.connect({
-      onState: (msg) => this.ctx.onState(msg),
-      onMove: (msg) => this.ctx.onMove(msg),
       onMessage: (msg) => this.message(msg),
-      onStatus: (status) => this.ctx.onStatus(status),
+      onStatus: () => this.ctx.render(),
     }, since);
     clearInterval(this.ticker);
     this.ticker = setInterval(() => this.ctx.render(), 1000);
   }
 
-  get ready() {
-    return Boolean(this.socket && this.socket.status === 'open');
-  }
-
   get status() {
     return this.socket ? this.socket.status : 'closed';
-  }
-
-  move(version, move) {
-    return this.socket.move(version, move);
   }
 
   close() {
@@ -71,12 +61,11 @@ export class Online {
   }
 
   message(msg) {
-    const S = this.ctx.state();
     switch (msg.type) {
       case 'presence':
         S.presence = msg.presence;
         S.presenceAt = performance.now();
-        this.ctx.onPresence();
+        this.ctx.render();
         break;
       case 'joined':
         this.ctx.onJoined(msg);
@@ -95,7 +84,6 @@ export class Online {
   /* ------------------------------------------------------------ presence ---------- */
 
   awayMs(seat) {
-    const S = this.ctx.state();
     const p = S.presence?.[seat];
     if (!p) return null;
     if (p.connected) return 0;
@@ -105,15 +93,14 @@ export class Online {
 
   /** Milliseconds since the current turn began, on the server's clock. */
   turnMs() {
-    const S = this.ctx.state();
-    if (!S.view) return 0;
-    return this.ctx.session.serverNow() - (S.view.turn_started_ms || 0);
+    const { session } = this.ctx;
+    if (!session.view) return 0;
+    return session.serverNow() - (session.view.turn_started_ms || 0);
   }
 
   presenceText(seat) {
-    const S = this.ctx.state();
     const p = S.presence?.[seat];
-    if (!p || S.players?.[seat]?.kind !== 'player') return '';
+    if (!p || this.ctx.session.players?.[seat]?.kind !== 'player') return '';
     if (p.connected) return t('games.triangles.presence.online');
     const away = this.awayMs(seat);
     if (away == null) return t('games.triangles.presence.offline');
@@ -123,21 +110,22 @@ export class Online {
   /** The viewer holds a seat, the opponent is to move and has been gone as long as the
    *  server's view says a claim needs (claim_after_ms). */
   claimable() {
-    const S = this.ctx.state();
-    if (!S.view || S.view.over || S.status !== 'active' || !S.seats.length) return null;
-    const turn = S.view.turn;
-    if (turn == null || S.seats.includes(turn)) return null;
+    const { session } = this.ctx;
+    const view = session.view;
+    if (!view || view.over || session.status !== 'active' || !session.seats.length) return null;
+    const turn = view.turn;
+    if (turn == null || session.seats.includes(turn)) return null;
     const p = S.presence?.[turn];
     if (!p || p.connected) return null;
     const sinceTurn = this.turnMs();
     const away = this.awayMs(turn) ?? sinceTurn;
     const waited = Math.min(away, sinceTurn);
-    if (S.view.claim_after_ms == null || waited < S.view.claim_after_ms) return null;
+    if (view.claim_after_ms == null || waited < view.claim_after_ms) return null;
     return { away, seat: turn };
   }
 
   snooze() {
-    this.snoozedUntil = performance.now() + (this.ctx.state().view?.claim_after_ms ?? 0);
+    this.snoozedUntil = performance.now() + (this.ctx.session.view?.claim_after_ms ?? 0);
   }
 
   snoozed() {
@@ -161,8 +149,8 @@ export class Online {
   /* ------------------------------------------------------------ rematch ----------- */
 
   async rematch(action) {
-    const S = this.ctx.state();
-    const result = await this.ctx.session.post(`/api/games/${encodeURIComponent(S.id)}/rematch`, { action });
+    const { session } = this.ctx;
+    const result = await session.post(`/api/games/${encodeURIComponent(session.id)}/rematch`, { action });
     return result.rematch;
   }
 }

@@ -4,7 +4,8 @@
  * tell them (each triangle event carries the scores, each turn event whether the seat draws
  * again), with sounds and words for screen readers.
  *
- *   await playEvents(events)
+ *   await playEvents(events, start?)   start: {scores, turn} on screen first (default: the
+ *                                      session's view, the one the events were played on)
  */
 
 import { t } from '../../core/i18n.js';
@@ -38,9 +39,10 @@ function onStep(event) {
   render();
 }
 
-export async function playEvents(events) {
+export async function playEvents(events, start = null) {
+  const view = ctx.session.view;
   S.animating = true;
-  S.display = { scores: [...(S.view?.scores || [0, 0])], turn: S.view?.turn ?? null };
+  S.display = start ?? { scores: [...(view?.scores || [0, 0])], turn: view?.turn ?? null };
   render();
   try {
     await ctx.board.play(events || [], onStep);

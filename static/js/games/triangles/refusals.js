@@ -3,7 +3,7 @@
  * marks the star or line the server named, and a bubble says why in the player's language
  * (the catalog's words by code; a refusal with no words of its own becomes a toast).
  *
- *   refuse(error, a, b, {adopt(snapshot), reload()})   blocked(star)   hideBubble()
+ *   refuse(error, a, b)   blocked(star)   hideBubble()
  */
 
 import { errorText } from '../../core/errors.js';
@@ -39,15 +39,14 @@ function showBubble(at, text, kind = 'error') {
   }, 2800);
 }
 
-export function refuse(error, a, b, { adopt, reload }) {
-  const code = error.code;
+export function refuse(error, a, b) {
+  const code = error?.code;
   if (code === 'stale_version' && error.body?.current) {
-    adopt(error.body.current); // the session's one policy: adopt, and say so
-    toast(err(error));
+    toast(err(error)); // the session's one policy: it has adopted the server's state; say so
     return;
   }
   if (code === 'game_over' || code === 'waiting_for_opponent') {
-    reload();
+    ctx.session.refresh();
   }
   const key = `games.triangles.error.${code}`;
   if (!has(key)) {
@@ -61,13 +60,13 @@ export function refuse(error, a, b, { adopt, reload }) {
 }
 
 export function blocked(star) {
-  if (!S.view) return;
+  if (!ctx.session.view) return;
   let key = null;
   if (isSpectator()) key = 'games.triangles.spectator.cannot';
-  else if (S.view.over) key = 'games.triangles.error.game_over';
-  else if (S.status === 'waiting') key = 'games.triangles.error.waiting_for_opponent';
+  else if (ctx.session.view.over) key = 'games.triangles.error.game_over';
+  else if (ctx.session.status === 'waiting') key = 'games.triangles.error.waiting_for_opponent';
   else if (S.thinking || S.busy || S.animating) key = null;
-  else if (!S.seats.includes(S.view.turn)) key = 'games.triangles.error.not_your_turn';
+  else if (!ctx.session.seats.includes(ctx.session.view.turn)) key = 'games.triangles.error.not_your_turn';
   if (key) showBubble(ctx.board.point(star), t(key), 'info');
 }
 

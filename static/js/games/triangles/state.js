@@ -1,30 +1,23 @@
 /**
- * state — what the Triangles page holds between the server's answers, and the questions the
- * rest of the page asks about it. How a game is played and which seat the computer holds
- * come from the view (kind, computer_seat); nothing here restates a rule.
+ * state — what the Triangles page holds beside the session (core/session.js holds the game:
+ * id, version, view, status, seats, players, params), and the questions the rest of the page
+ * asks about both. How a game is played and which seat the computer holds come from the view
+ * (kind, computer_seat); nothing here restates a rule.
  *
- *   S            the page's state (the game as last shown, and what is being played out)
- *   ctx          {session, board, online, final}: filled in by main.js
+ *   S            the page's own state: what is being played out, sent, offered, shown
+ *   ctx          {session, board, menu, online, final, input}: filled in by main.js
  *   mode(), computerSeat(), mySeat(), isSpectator(), nameOf(seat), turnNow(), scoresNow(),
- *   canAct()
+ *   canAct(), remember(id) / storedGame()   the game this browser plays on (local storage)
  */
 
 import { t } from '../../core/i18n.js';
 
-export const ctx = { session: null, board: null, online: null, final: null };
+export const ctx = { session: null, board: null, menu: null, online: null, final: null, input: null };
 
 export const S = {
-  id: null,
-  number: null,
-  params: null,
-  view: null,
-  version: 0,
-  status: null,
-  seats: [],
-  players: null,
   presence: null,
   presenceAt: 0,
-  busy: false,
+  busy: false, // a move of the player's is on its way
   thinking: false,
   animating: false,
   display: null, // {scores, turn} while events are being played
@@ -32,39 +25,39 @@ export const S = {
   finalShown: false,
   rematch: null,
   stats: null,
-  chain: Promise.resolve(),
-  socketStatus: 'closed',
   public: false,
-  awaitVersion: 0,
+  keyboard: false, // the player uses the keyboard: the field takes the focus on a new game
 };
 
+export const remember = (id) => ctx.session.store.set('current', id || null);
+export const storedGame = () => ctx.session.store.get('current', null);
 
 /** How the game is played, as the view says: "computer" | "human" | "online" (null: none). */
 export function mode() {
-  return S.view?.kind ?? null;
+  return ctx.session.view?.kind ?? null;
 }
 
 /** The seat the computer holds (the view's), or null. */
 export function computerSeat() {
-  return S.view?.computer_seat ?? null;
+  return ctx.session.view?.computer_seat ?? null;
 }
 
 export function mySeat() {
-  return S.seats.length ? S.seats[0] : null;
+  return ctx.session.seats.length ? ctx.session.seats[0] : null;
 }
 
 export function isSpectator() {
-  return Boolean(S.view) && !S.seats.length;
+  return Boolean(ctx.session.view) && !ctx.session.seats.length;
 }
 
 export function nameOf(seat) {
   const m = mode();
   if (m === 'computer') {
     if (seat === computerSeat()) return t('common.computer');
-    return S.seats.length ? t('common.you') : S.players?.[0]?.name || t('common.player1');
+    return ctx.session.seats.length ? t('common.you') : ctx.session.players?.[0]?.name || t('common.player1');
   }
   if (m === 'human') return t(`common.player${seat + 1}`);
-  const p = S.players?.[seat];
+  const p = ctx.session.players?.[seat];
   if (p?.kind === 'open') return t('games.triangles.seat.open');
   return p?.name || t(`common.player${seat + 1}`);
 }
@@ -72,16 +65,16 @@ export function nameOf(seat) {
 export function turnNow() {
   if (S.thinking) return computerSeat(); // the computer is about to answer
   if (S.display) return S.display.turn;
-  return S.view && !S.view.over ? S.view.turn : null;
+  return ctx.session.view && !ctx.session.view.over ? ctx.session.view.turn : null;
 }
 
 export function scoresNow() {
-  return S.display ? S.display.scores : S.view ? S.view.scores : [0, 0];
+  return S.display ? S.display.scores : ctx.session.view ? ctx.session.view.scores : [0, 0];
 }
 
 export function canAct() {
   return Boolean(
-    S.view && !S.view.over && S.status === 'active' && !S.busy && !S.animating
-      && S.version >= S.awaitVersion && S.seats.includes(S.view.turn),
+    ctx.session.view && !ctx.session.view.over && ctx.session.status === 'active' && !S.busy && !S.animating
+      && ctx.session.seats.includes(ctx.session.view.turn),
   );
 }

@@ -1,0 +1,52 @@
+/**
+ * screen — shows the game the session holds: the board, the invite or join card, the
+ * stored current game, the HUD, and the end card once the game is over. Called for every
+ * state the session takes (a move played out, a snapshot, a stale refusal, a reconnect).
+ *
+ *   show(data)     the session has taken data (a snapshot or a move): show it whole
+ *   afterChange()  the game's standing changed (joined, cancelled): invite, storage, HUD, end card
+ *   showFinal()    opens the end card (a game over only)
+ */
+
+import { finalModel } from './end.js';
+import { loadStats, render, showNotice } from './hud.js';
+import { ctx, mode, remember, S, storedGame } from './state.js';
+
+export function show(data) {
+  // A pending offer survives a reload; an accepted one is only followed when it arrives live.
+  if (data.rematch && !data.rematch.game_id) S.rematch = data.rematch;
+  if (data.presence) {
+    S.presence = data.presence;
+    S.presenceAt = performance.now();
+  }
+  S.display = null;
+  S.thinking = false;
+  ctx.board.setView(ctx.session.view);
+  afterChange();
+}
+
+export function afterChange() {
+  const { session, online } = ctx;
+  const view = session.view;
+  if (session.status === 'waiting' && session.seats.length) online.showInvite(session.id, { isPublic: S.public });
+  else online.hideInvite();
+  showNotice();
+  if (view && (view.over || session.status === 'cancelled')) {
+    if (storedGame() === session.id) remember(null);
+  } else if (session.seats.length && session.id) {
+    remember(session.id);
+  }
+  render();
+  if (view?.over && !S.finalShown) {
+    S.finalShown = true;
+    if (mode() === 'computer') loadStats().then(() => showFinal());
+    else showFinal();
+  }
+}
+
+export function showFinal() {
+  if (!ctx.session.view?.over) return;
+  const shown = ctx.final.show(finalModel());
+  render();
+  shown.then(() => render());
+}
