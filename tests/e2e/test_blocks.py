@@ -308,8 +308,11 @@ def test_keyboard_play(desktop: Any) -> None:
 def test_another_piece_taken_with_the_keys_puts_the_held_one_back(desktop: Any) -> None:
     """1 then 2: piece 2 replaces piece 1 over the board, and piece 1 is back in the tray
     (the tray draws exactly as after holding piece 2 alone)."""
-    page, _, problems = open_game(desktop, "/play/blocks/classic10/00000001-a")
+    page = desktop.new_page()
     page.emulate_media(reduced_motion="reduce")  # no deal animation in the pictures
+    problems = watch_console(page)
+    page.goto("/play/blocks/classic10/00000001-a")
+    expect(page.locator("#blocks")).to_have_attribute("data-state", "playing")
     # the tray's pixels once the frames its last change asked for are drawn
     pixels = (
         "c => new Promise((r) => requestAnimationFrame(() =>"
