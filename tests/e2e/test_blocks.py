@@ -305,6 +305,34 @@ def test_keyboard_play(desktop: Any) -> None:
     clean_console(page, problems)
 
 
+def test_another_piece_taken_with_the_keys_puts_the_held_one_back(desktop: Any) -> None:
+    """1 then 2: piece 2 replaces piece 1 over the board, and piece 1 is back in the tray
+    (the tray draws exactly as after holding piece 2 alone)."""
+    page = desktop.new_page()
+    page.emulate_media(reduced_motion="reduce")  # no deal animation in the pictures
+    problems = watch_console(page)
+    page.goto("/play/blocks/classic10/00000001-a")
+    expect(page.locator("#blocks")).to_have_attribute("data-state", "playing")
+    # the tray's pixels once the frames its last change asked for are drawn
+    pixels = (
+        "c => new Promise((r) => requestAnimationFrame(() =>"
+        " requestAnimationFrame(() => r(c.toDataURL()))))"
+    )
+    tray = page.locator("#blocks-tray canvas")
+    page.keyboard.press("2")
+    expect(page.locator("#blocks-board")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator("#blocks-tray")).to_be_focused()
+    alone = tray.evaluate(pixels)
+    page.keyboard.press("1")
+    expect(page.locator("#blocks-board")).to_be_focused()
+    page.keyboard.press("2")
+    page.keyboard.press("Escape")
+    expect(page.locator("#blocks-tray")).to_be_focused()
+    assert tray.evaluate(pixels) == alone
+    clean_console(page, problems)
+
+
 def touch(cdp: Any, kind: str, x: float = 0, y: float = 0) -> None:
     points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
     cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})

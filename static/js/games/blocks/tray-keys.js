@@ -1,40 +1,53 @@
 /**
  * tray-keys — the Blocks tray with the keyboard: 1–3 or the arrows choose a piece, Enter
  * holds it over the board, the arrows move it, Enter places it where the server's
- * placements allow, Escape puts it back; R turns the chosen piece. Tray (tray.js) extends
- * this class.
+ * placements allow, Escape puts it back. The tray (tray.js) owns one and hands it what it
+ * needs; the piece held with the keys is this helper's own state.
+ *
+ *   const keys = new TrayKeys(hand, board, trayBox, handlers, {redraw, dragging})
+ *     hand       the tray's TrayHand (tray-hand.js), shared with the pointer
+ *     handlers   the tray's handlers (canMove, onPlace, onRefuse, announce)
+ *     redraw()   repaint the tray; dragging() → whether the pointer holds a piece
+ *   keys.held                      {slot, entry, row, col, placement} or null
+ *   keys.hold(slot) → bool         picks a piece up onto the board
+ *   keys.refresh()                 after a new hand: follows the held piece (or puts it back)
+ *   keys.release(focusTray?)       puts the held piece back
+ *   keys.onTrayKey(e), keys.onBoardKey(e)   keydown on the tray / on the board
  */
 
 import { t } from '../../core/i18n.js';
 import { pieceSize } from './palette.js';
+import { ghostOf } from './tray-hand.js';
 
-export const key = (r, c) => `${r},${c}`;
+const STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+const plainKey = (event) => !(event.altKey || event.ctrlKey || event.metaKey);
 
 export class TrayKeys {
-  rotateTarget() {
-    if (this.drag) return this.drag.slot;
-    if (this.held) return this.held.slot;
-    if (this.hovered !== null && this.hand[this.hovered]) return this.hovered;
-    return this.hand[this.selected] ? this.selected : null;
+  constructor(hand, board, trayBox, handlers, { redraw, dragging }) {
+    this.hand = hand;
+    this.board = board;
+    this.trayBox = trayBox;
+    this.handlers = handlers;
+    this.redraw = redraw;
+    this.dragging = dragging;
+    this.held = null;
   }
 
-  /* ------------------------------------------------------------------ keyboard -- */
-
-  select(delta) {
+  choose(delta) {
+    const hand = this.hand;
     for (let i = 1; i <= 3; i += 1) {
-      const slot = (this.selected + delta * i + 3) % 3;
-      if (this.hand[slot]) {
-        this.selected = slot;
+      const slot = (hand.selected + delta * i + 3) % 3;
+      if (hand.entries[slot]) {
+        hand.selected = slot;
         break;
       }
     }
-    const entry = this.hand[this.selected];
-    if (entry) this.handlers.announce(this.describe(this.selected));
-    this.canvas.requestDraw();
+    if (hand.entries[hand.selected]) this.handlers.announce(this.describe(hand.selected));
+    this.redraw();
   }
 
   describe(slot) {
-    const entry = this.hand[slot];
+    const entry = this.hand.entries[slot];
     if (!entry) return '';
     const state = !entry.placeable ? t('games.blocks.sr.nowhere') : !entry.fits ? t('games.blocks.sr.turn') : '';
     const { rows, cols } = pieceSize(entry.cells);
@@ -42,28 +55,29 @@ export class TrayKeys {
   }
 
   onTrayKey(event) {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!plainKey(event)) return;
     const k = event.key;
     if (k === 'ArrowLeft' || k === 'ArrowRight') {
       event.preventDefault();
-      this.select(k === 'ArrowLeft' ? -1 : 1);
+      this.choose(k === 'ArrowLeft' ? -1 : 1);
     } else if (k === 'Enter' || k === ' ' || k === 'ArrowUp') {
       event.preventDefault();
-      this.hold(this.selected);
+      this.hold(this.hand.selected);
     }
   }
 
   hold(slot) {
-    if (!this.handlers.canMove() || !this.hand[slot] || this.hidden.has(slot)) return false;
-    if (this.drag) return false;
-    const entry = this.hand[slot];
-    this.selected = slot;
+    const entry = this.hand.ready(slot);
+    if (!this.handlers.canMove() || !entry || this.dragging()) return false;
+    this.hand.selected = slot;
     const { rows, cols } = pieceSize(entry.cells);
     let row = Math.floor((this.board.rows - rows) / 2);
     let col = Math.floor((this.board.cols - cols) / 2);
     if (this.held && this.held.slot !== slot) {
+      // another piece was held: the new one takes its place, the old one goes back
       row = this.held.row;
       col = this.held.col;
+      this.hand.hidden.delete(this.held.slot);
     } else if (entry.placements.length) {
       // start on the legal cell nearest the middle
       let best = null;
@@ -76,12 +90,24 @@ export class TrayKeys {
     }
     this.held = { slot, entry, row, col };
     this.clampHeld();
-    this.hidden.add(slot);
-    this.canvas.requestDraw();
+    this.hand.hidden.add(slot);
+    this.redraw();
     this.board.box.focus({ preventScroll: true });
     this.handlers.announce(`${t('games.blocks.sr.held', { n: slot + 1 })} ${this.where()}`);
     this.showHeld();
     return true;
+  }
+
+  refresh() {
+    if (!this.held) return;
+    const entry = this.hand.entries[this.held.slot];
+    if (!entry) {
+      this.release();
+      return;
+    }
+    this.held.entry = entry;
+    this.clampHeld();
+    this.showHeld();
   }
 
   clampHeld() {
@@ -93,16 +119,16 @@ export class TrayKeys {
 
   showHeld() {
     const held = this.held;
-    const placement = this.lookup[held.slot].get(key(held.row, held.col));
-    held.placement = placement || null;
-    this.board.setGhost(placement ? this.ghostOf(held.entry, placement) : null);
+    const placement = this.hand.placement(held.slot, held.row, held.col);
+    held.placement = placement;
+    this.board.setGhost(placement ? ghostOf(held.entry, placement) : null);
     this.board.setOutline(placement ? null : { cells: held.entry.cells, row: held.row, col: held.col });
   }
 
   where() {
     const held = this.held;
     const vars = { row: held.row + 1, col: held.col + 1 };
-    const p = this.lookup[held.slot].get(key(held.row, held.col));
+    const p = this.hand.placement(held.slot, held.row, held.col);
     if (!p) return t('games.blocks.sr.at_blocked', vars);
     const lines = p.clears.rows.length + p.clears.cols.length;
     return t(lines ? 'games.blocks.sr.at_clears' : 'games.blocks.sr.at_fits', { ...vars, points: p.points, lines });
@@ -112,29 +138,28 @@ export class TrayKeys {
     const held = this.held;
     if (!held) return;
     this.held = null;
-    this.hidden.delete(held.slot);
+    this.hand.hidden.delete(held.slot);
     this.board.setGhost(null);
     this.board.setOutline(null);
-    this.canvas.requestDraw();
-    if (focusTray) this.box.focus({ preventScroll: true });
+    this.redraw();
+    if (focusTray) this.trayBox.focus({ preventScroll: true });
   }
 
   onBoardKey(event) {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!plainKey(event)) return;
     const held = this.held;
     const k = event.key;
     if (!held) {
       if (k === 'Enter' || k === ' ') {
         event.preventDefault();
-        this.hold(this.selected);
+        this.hold(this.hand.selected);
       }
       return;
     }
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (moves[k]) {
+    if (STEPS[k]) {
       event.preventDefault();
-      held.row += moves[k][0];
-      held.col += moves[k][1];
+      held.row += STEPS[k][0];
+      held.col += STEPS[k][1];
       this.clampHeld();
       this.showHeld();
       this.handlers.announce(this.where());
@@ -149,11 +174,10 @@ export class TrayKeys {
       this.board.setGhost(null);
       this.board.setOutline(null);
       this.handlers.onPlace(slot, placement);
-      this.box.focus({ preventScroll: true });
+      this.trayBox.focus({ preventScroll: true });
     } else if (k === 'Escape') {
       event.preventDefault();
       this.release(true);
     }
   }
 }
-

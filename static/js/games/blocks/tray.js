@@ -19,13 +19,19 @@
  * The ghost snaps to the nearest cell of the piece's `placements` list (the server's); no
  * ghost where the nearest cell is not in it. Pressing anywhere in a third of the tray
  * grabs that third's piece.
+ *
+ * The tray owns the pointer drag; it shares the hand's state (tray-hand.js) with its
+ * keyboard helper (tray-keys.js), which owns the piece held with the keys, and draws
+ * through tray-paint.js.
  */
 
 import { createBoardCanvas } from '../../core/canvas.js';
 import { onPointer } from '../../core/pointer.js';
 import { animate, easeOut, reducedMotion } from '../../core/ui.js';
-import { colours, drawPiece, kindColour, pieceSize } from './palette.js';
-import { key, TrayKeys } from './tray-keys.js';
+import { drawPiece, kindColour, pieceSize } from './palette.js';
+import { ghostOf, TrayHand } from './tray-hand.js';
+import { TrayKeys } from './tray-keys.js';
+import { drawTray } from './tray-paint.js';
 
 const DEAL_MS = 280;
 const TURN_MS = 200;
@@ -34,25 +40,22 @@ const LIFT_MS = 110;
 const DOUBLE_TAP_MS = 380;
 const TOUCH_LIFT_PX = 72;
 
-
-export class Tray extends TrayKeys {
+export class Tray {
   constructor(box, board, handlers) {
-    super();
     this.box = box;
     this.board = board;
     this.handlers = handlers;
-    this.hand = [null, null, null];
-    this.lookup = [new Map(), new Map(), new Map()];
-    this.hidden = new Set();
+    this.hand = new TrayHand();
     this.maxExtent = 5;
-    this.selected = 0;
-    this.hovered = null;
     this.drag = null;
-    this.held = null;
     this.lastTap = null;
     this.anim = new Map(); // slot → {type: "deal" | "turn", start, duration}
     this.frame = 0;
     this.canvas = createBoardCanvas(box, (ctx, w, h) => this.draw(ctx, w, h));
+    this.keys = new TrayKeys(this.hand, board, box, handlers, {
+      redraw: () => this.canvas.requestDraw(),
+      dragging: () => Boolean(this.drag),
+    });
     this.float = document.createElement('canvas');
     this.float.className = 'blocks-float';
     this.float.hidden = true;
@@ -67,17 +70,17 @@ export class Tray extends TrayKeys {
       hover: (p) => this.onHover(p),
     }, { tapSlop: 8, tapMs: 350 });
     box.addEventListener('pointerleave', () => {
-      this.hovered = null;
+      this.hand.hovered = null;
       box.classList.remove('is-grab');
     });
-    box.addEventListener('keydown', (event) => this.onTrayKey(event));
+    box.addEventListener('keydown', (event) => this.keys.onTrayKey(event));
     box.addEventListener('focus', () => this.canvas.requestDraw());
     box.addEventListener('blur', () => this.canvas.requestDraw());
-    board.box.addEventListener('keydown', (event) => this.onBoardKey(event));
+    board.box.addEventListener('keydown', (event) => this.keys.onBoardKey(event));
     board.box.addEventListener('blur', () => {
       // focus leaving the board puts a keyboard-held piece back
       setTimeout(() => {
-        if (this.held && document.activeElement !== board.box) this.release();
+        if (this.keys.held && document.activeElement !== board.box) this.keys.release();
       }, 0);
     });
   }
@@ -86,21 +89,18 @@ export class Tray extends TrayKeys {
 
   setHand(hand, { maxExtent, dealt = false, rotated = null } = {}) {
     if (maxExtent) this.maxExtent = maxExtent;
-    this.hand = hand.map((entry) => entry || null);
-    this.lookup = this.hand.map((entry) => new Map((entry?.placements || []).map((p) => [key(p.row, p.col), p])));
-    this.hidden = new Set([...this.hidden].filter((slot) => this.hand[slot]));
+    this.hand.set(hand);
     const now = performance.now();
     if (!reducedMotion()) {
       if (dealt) {
-        this.hand.forEach((entry, slot) => {
+        this.hand.entries.forEach((entry, slot) => {
           if (entry) this.anim.set(slot, { type: 'deal', start: now + slot * 70, duration: DEAL_MS });
         });
       }
       if (rotated !== null && rotated !== undefined) this.anim.set(rotated, { type: 'turn', start: now, duration: TURN_MS });
     }
-    if (!this.hand[this.selected]) this.selected = Math.max(0, this.hand.findIndex(Boolean));
     if (this.drag) {
-      const entry = this.hand[this.drag.slot];
+      const entry = this.hand.entries[this.drag.slot];
       if (!entry) this.cancel();
       else {
         const turned = entry.cells !== this.drag.entry.cells && JSON.stringify(entry.cells) !== JSON.stringify(this.drag.entry.cells);
@@ -109,26 +109,32 @@ export class Tray extends TrayKeys {
         if (this.drag.lifted) this.follow(this.drag.clientX, this.drag.clientY);
       }
     }
-    if (this.held) {
-      const entry = this.hand[this.held.slot];
-      if (!entry) this.release();
-      else {
-        this.held.entry = entry;
-        this.clampHeld();
-        this.showHeld();
-      }
-    }
+    this.keys.refresh();
     this.canvas.requestDraw();
   }
 
   hide(slot) {
-    this.hidden.add(slot);
+    this.hand.hidden.add(slot);
     this.canvas.requestDraw();
   }
 
   show(slot) {
-    this.hidden.delete(slot);
+    this.hand.hidden.delete(slot);
     this.canvas.requestDraw();
+  }
+
+  /** Keyboard: picks the piece in `slot` up onto the board. */
+  hold(slot) {
+    return this.keys.hold(slot);
+  }
+
+  /** The slot R should turn: the dragged piece, the held one, the hovered one, or the chosen one. */
+  rotateTarget() {
+    const hand = this.hand;
+    if (this.drag) return this.drag.slot;
+    if (this.keys.held) return this.keys.held.slot;
+    if (hand.hovered !== null && hand.entries[hand.hovered]) return hand.hovered;
+    return hand.entries[hand.selected] ? hand.selected : null;
   }
 
   /* ------------------------------------------------------------------ drawing -- */
@@ -148,68 +154,8 @@ export class Tray extends TrayKeys {
   draw(ctx, w, h) {
     const unit = this.unit(w, h);
     this.trayUnit = unit;
-    const now = performance.now();
-    const pal = colours();
     const focused = document.activeElement === this.box && this.box.matches(':focus-visible');
-    let busy = false;
-    for (let slot = 0; slot < 3; slot += 1) {
-      const cx = (w * (slot * 2 + 1)) / 6;
-      const cy = h / 2;
-      if (focused && slot === this.selected) {
-        ctx.save();
-        ctx.strokeStyle = pal.accent;
-        ctx.lineWidth = 2.5;
-        ctx.setLineDash([6, 5]);
-        ctx.beginPath();
-        ctx.roundRect(cx - w / 6 + 5, 4, w / 3 - 10, h - 8, 14);
-        ctx.stroke();
-        ctx.restore();
-      }
-      const entry = this.hand[slot];
-      if (!entry || this.hidden.has(slot)) continue;
-      const { rows, cols } = pieceSize(entry.cells);
-      let scale = 1;
-      let angle = 0;
-      const anim = this.anim.get(slot);
-      if (anim) {
-        const x = Math.max(0, Math.min(1, (now - anim.start) / anim.duration));
-        if (x >= 1) this.anim.delete(slot);
-        else busy = true;
-        if (anim.type === 'deal') scale = now < anim.start ? 0 : 0.35 + 0.65 * easeOut(x) + Math.sin(x * Math.PI) * 0.08;
-        if (anim.type === 'turn') angle = -(Math.PI / 2) * (1 - easeOut(x));
-      }
-      if (scale <= 0) continue;
-      const alpha = !entry.placeable ? 0.32 : !entry.fits ? 0.6 : 1;
-      ctx.save();
-      ctx.translate(cx, cy);
-      if (angle) ctx.rotate(angle);
-      ctx.scale(scale, scale);
-      drawPiece(ctx, entry.cells, (-cols * unit) / 2, (-rows * unit) / 2, unit, kindColour(entry.kind), { alpha });
-      ctx.restore();
-      if (entry.placeable && !entry.fits) this.drawTurnBadge(ctx, cx + (cols * unit) / 2, cy - (rows * unit) / 2, pal);
-    }
-    if (busy) this.tick();
-  }
-
-  drawTurnBadge(ctx, x, y, pal) {
-    const r = 11;
-    ctx.save();
-    ctx.fillStyle = pal.accent;
-    ctx.beginPath();
-    ctx.arc(x, y, r, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.strokeStyle = pal.accentText;
-    ctx.lineWidth = 2;
-    ctx.lineCap = 'round';
-    ctx.beginPath();
-    ctx.arc(x, y, 5, -Math.PI * 0.1, Math.PI * 1.35);
-    ctx.stroke();
-    ctx.beginPath();
-    ctx.moveTo(x + 5.6, y - 4.6);
-    ctx.lineTo(x + 5, y - 0.4);
-    ctx.lineTo(x + 1.2, y - 2.2);
-    ctx.stroke();
-    ctx.restore();
+    if (drawTray(ctx, w, h, { hand: this.hand, anim: this.anim, unit, focused, now: performance.now() })) this.tick();
   }
 
   tick() {
@@ -229,17 +175,17 @@ export class Tray extends TrayKeys {
 
   onHover(p) {
     const slot = this.slotAt(p.x);
-    this.hovered = this.hand[slot] ? slot : null;
-    this.box.classList.toggle('is-grab', this.hovered !== null && this.handlers.canMove());
+    this.hand.hovered = this.hand.entries[slot] ? slot : null;
+    this.box.classList.toggle('is-grab', this.hand.hovered !== null && this.handlers.canMove());
   }
 
   onDown(p) {
-    if (this.held) this.release();
+    if (this.keys.held) this.keys.release();
     if (!this.handlers.canMove()) return;
     const slot = this.slotAt(p.x);
-    const entry = this.hand[slot];
-    if (!entry || this.hidden.has(slot)) return;
-    this.selected = slot;
+    const entry = this.hand.ready(slot);
+    if (!entry) return;
+    this.hand.selected = slot;
     this.drag = {
       slot,
       entry,
@@ -280,7 +226,7 @@ export class Tray extends TrayKeys {
     const now = performance.now();
     const last = this.lastTap;
     this.lastTap = { slot, at: now };
-    if (last && last.slot === slot && now - last.at < DOUBLE_TAP_MS && this.handlers.canRotate() && this.hand[slot]) {
+    if (last && last.slot === slot && now - last.at < DOUBLE_TAP_MS && this.handlers.canRotate() && this.hand.entries[slot]) {
       this.lastTap = null;
       this.handlers.onRotate(slot);
     }
@@ -320,7 +266,7 @@ export class Tray extends TrayKeys {
     clearTimeout(drag.timer);
     drag.lifted = true;
     this.paintFloat();
-    this.hidden.add(drag.slot);
+    this.hand.hidden.add(drag.slot);
     this.canvas.requestDraw();
     this.float.hidden = false;
     document.documentElement.classList.add('blocks-dragging');
@@ -355,13 +301,9 @@ export class Tray extends TrayKeys {
     const at = this.board.toGrid(drag.centreX - (cols * cell) / 2, drag.centreY - (rows * cell) / 2);
     const row = Math.round(at.r);
     const col = Math.round(at.c);
-    const placement = this.lookup[drag.slot].get(key(row, col)) || null;
+    const placement = this.hand.placement(drag.slot, row, col);
     drag.placement = placement;
-    this.board.setGhost(placement ? this.ghostOf(drag.entry, placement) : null);
-  }
-
-  ghostOf(entry, placement) {
-    return { cells: entry.cells, kind: entry.kind, row: placement.row, col: placement.col, clears: placement.clears, points: placement.points };
+    this.board.setGhost(placement ? ghostOf(drag.entry, placement) : null);
   }
 
   drop() {
@@ -386,7 +328,7 @@ export class Tray extends TrayKeys {
     const finish = () => {
       if (this.drag) return; // a new drag began meanwhile
       this.float.hidden = true;
-      this.hidden.delete(drag.slot);
+      this.hand.hidden.delete(drag.slot);
       this.canvas.requestDraw();
     };
     if (reducedMotion()) {
@@ -409,6 +351,6 @@ export class Tray extends TrayKeys {
       this.board.setGhost(null);
       if (drag.lifted) this.flyBack(drag);
     }
-    this.release();
+    this.keys.release();
   }
 }

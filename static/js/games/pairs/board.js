@@ -20,24 +20,19 @@
  *   board.popup(text, cells, sub?)       floating points over a removed pair
  *   board.cellAt(x, y)                   [row, col] under a point (CSS px in the container), or null
  *
- * Layout: six columns always; the tile size is what the tallest board (9 rows) allows, so
- * tiles never shrink on a bigger board. The frame ring outside the board is drawn
- * FRAME_PX beyond the board's edge, so a path that leaves the board visibly does.
+ * The board owns the state and the animation loop; it hands what to draw to plain
+ * functions: geometry.js (layout), tiles.js (tile bitmaps and poses), overlays.js (rings,
+ * hint, cursor, popup) and removal.js (a removed pair's path and shards).
  * The container's data-geometry holds "x0 y0 cellWidth cellHeight rows cols" (for tests).
  */
 
 import { createBoardCanvas } from '../../core/canvas.js';
 import { onPointer } from '../../core/pointer.js';
 import { easeOut, reducedMotion } from '../../core/ui.js';
-import { clamp01, HINT_PULSE_MS, Overlays, rounded, same } from './overlays.js';
-import { pairsPalette } from './palette.js';
-import { drawPicture } from './pictures.js';
-
-const MAX_ROWS = 9;
-const RATIO = 1.06; // tile height / width
-const FRAME_PX = 8; // the outside ring of the path, beyond the board's edge
-const MARGIN = 16; // canvas room around the board (the frame path, lifted tiles, glows)
-const MAX_CELL = 84;
+import { boardLayout, cellUnder, pathPoint } from './geometry.js';
+import { clamp01, drawCursor, drawHint, drawPopup, drawRing, drawTwins, HINT_PULSE_MS, same } from './overlays.js';
+import { drawRemoval } from './removal.js';
+import { drawSlots, drawTile, TileArt, tileBox } from './tiles.js';
 
 const DEAL_STEP_MS = 34;
 const DEAL_TILE_MS = 340;
@@ -57,10 +52,8 @@ const easeOutBack = (x) => {
 };
 const key = (r, c) => `${r},${c}`;
 
-
-export class Board extends Overlays {
+export class Board {
   constructor(container, { onDown } = {}) {
-    super();
     this.container = container;
     this.onDown = onDown;
     this.tiles = [];
@@ -77,14 +70,12 @@ export class Board extends Overlays {
     this.dealUntil = -Infinity;
     this.lifts = new Map(); // "r,c" → {from, to, at}
     this.effects = []; // {kind, start, end, ...}
-    this.sprites = new Map();
-    this.colors = null;
+    this.art = new TileArt();
     this.geo = null;
     this.raf = 0;
     this.view = createBoardCanvas(container, (ctx, w, h) => this.draw(ctx, w, h));
     window.addEventListener('themechange', () => {
-      this.colors = null;
-      this.sprites.clear();
+      this.art.reset();
       this.view.requestDraw();
     });
     onPointer(container, {
@@ -255,36 +246,20 @@ export class Board extends Overlays {
     if (this.geo && this.geo.width === width && this.geo.height === height && this.geo.rows === this.rows) {
       return this.geo;
     }
-    const rows = this.rows || 6;
-    const cols = this.cols || 6;
-    const byWidth = (width - 2 * MARGIN) / cols;
-    const byHeight = (height - 2 * MARGIN) / (MAX_ROWS * RATIO);
-    const cw = Math.max(8, Math.floor(Math.min(byWidth, byHeight, MAX_CELL)));
-    const ch = Math.round(cw * RATIO);
-    const boardW = cw * cols;
-    const boardH = ch * rows;
-    const x0 = Math.round((width - boardW) / 2);
-    const y0 = Math.round(Math.max(MARGIN, (height - boardH) / 2));
-    this.geo = { width, height, rows, cols, cw, ch, x0, y0, boardW, boardH };
-    this.container.dataset.geometry = [x0, y0, cw, ch, rows, cols].join(' ');
-    return this.geo;
+    const g = boardLayout(width, height, this.rows || 6, this.cols || 6);
+    this.geo = g;
+    this.container.dataset.geometry = [g.x0, g.y0, g.cw, g.ch, g.rows, g.cols].join(' ');
+    return g;
   }
 
   cellAt(x, y) {
     if (!this.rows) return null;
-    const g = this.layout();
-    const c = Math.floor((x - g.x0) / g.cw);
-    const r = Math.floor((y - g.y0) / g.ch);
-    if (r < 0 || c < 0 || r >= this.rows || c >= this.cols) return null;
-    return [r, c];
+    return cellUnder(this.layout(), x, y);
   }
 
   /** The centre of a path point (board cells, or the frame ring at -1 / rows / cols). */
-  pointXY([r, c]) {
-    const g = this.layout();
-    const x = c < 0 ? g.x0 - FRAME_PX : c >= g.cols ? g.x0 + g.boardW + FRAME_PX : g.x0 + (c + 0.5) * g.cw;
-    const y = r < 0 ? g.y0 - FRAME_PX : r >= g.rows ? g.y0 + g.boardH + FRAME_PX : g.y0 + (r + 0.5) * g.ch;
-    return [x, y];
+  pointXY(cell) {
+    return pathPoint(this.layout(), cell);
   }
 
   /* ------------------------------------------------------------------ loop ----- */
@@ -314,68 +289,11 @@ export class Board extends Overlays {
   /* ------------------------------------------------------------------ drawing -- */
 
   palette() {
-    this.colors ??= pairsPalette();
-    return this.colors;
+    return this.art.palette();
   }
 
-  /** The tile (face, side, shadow, picture) as a cached bitmap at the current DPR. */
   sprite(picture, g) {
-    const dpr = this.view.dpr || 1;
-    const id = `${picture}|${g.cw}|${g.ch}|${dpr}`;
-    let sprite = this.sprites.get(id);
-    if (sprite) return sprite;
-    if (this.sprites.size > 64) this.sprites.clear(); // old sizes after many resizes
-    const pad = Math.ceil(g.cw * 0.2);
-    const w = g.cw + 2 * pad;
-    const h = g.ch + 2 * pad;
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.ceil(w * dpr);
-    canvas.height = Math.ceil(h * dpr);
-    const ctx = canvas.getContext('2d');
-    ctx.scale(dpr, dpr);
-    this.paintTile(ctx, picture, pad, pad, g);
-    sprite = { canvas, pad, w, h };
-    this.sprites.set(id, sprite);
-    return sprite;
-  }
-
-  tileBox(g) {
-    const inset = Math.max(1.5, g.cw * 0.035);
-    const depth = Math.max(3, Math.round(g.ch * 0.075));
-    const w = g.cw - 2 * inset;
-    const h = g.ch - 2 * inset;
-    return { inset, depth, w, h, faceH: h - depth, radius: w * 0.17 };
-  }
-
-  paintTile(ctx, picture, x, y, g) {
-    const colors = this.palette();
-    const t = this.tileBox(g);
-    const left = x + t.inset;
-    const top = y + t.inset;
-    ctx.save();
-    ctx.shadowColor = colors.shadow;
-    ctx.shadowBlur = g.cw * 0.12;
-    ctx.shadowOffsetY = g.cw * 0.05;
-    rounded(ctx, left, top + t.depth, t.w, t.faceH, t.radius);
-    ctx.fillStyle = colors.side;
-    ctx.fill();
-    ctx.restore();
-    // the side (thickness) and the face
-    rounded(ctx, left, top + t.depth, t.w, t.faceH, t.radius);
-    ctx.fillStyle = colors.side;
-    ctx.fill();
-    const gradient = ctx.createLinearGradient(0, top, 0, top + t.faceH);
-    gradient.addColorStop(0, colors.face);
-    gradient.addColorStop(1, colors.face2);
-    rounded(ctx, left, top, t.w, t.faceH, t.radius);
-    ctx.fillStyle = gradient;
-    ctx.fill();
-    ctx.lineWidth = 1;
-    ctx.strokeStyle = colors.edge;
-    rounded(ctx, left + 0.5, top + 0.5, t.w - 1, t.faceH - 1, t.radius);
-    ctx.stroke();
-    const size = Math.min(t.w, t.faceH) * 0.74;
-    drawPicture(ctx, picture, left + (t.w - size) / 2, top + (t.faceH - size) / 2, size);
+    return this.art.sprite(picture, g, this.view.dpr || 1);
   }
 
   draw(ctx, width, height) {
@@ -383,20 +301,9 @@ export class Board extends Overlays {
     const g = this.layout(width, height);
     const colors = this.palette();
     const t = now();
-    const box = this.tileBox(g);
+    const box = tileBox(g);
 
-    // The board: a soft panel and one slot per cell.
-    rounded(ctx, g.x0 - 4, g.y0 - 4, g.boardW + 8, g.boardH + 8, box.radius + 4);
-    ctx.fillStyle = colors.board;
-    ctx.fill();
-    ctx.fillStyle = colors.slot;
-    for (let r = 0; r < g.rows; r += 1) {
-      for (let c = 0; c < g.cols; c += 1) {
-        rounded(ctx, g.x0 + c * g.cw + box.inset, g.y0 + r * g.ch + box.inset + box.depth, box.w, box.faceH, box.radius);
-        ctx.fill();
-      }
-    }
-
+    drawSlots(ctx, g, box, colors);
     const flip = this.effects.find((e) => e.kind === 'flip');
     const shakes = this.effects.filter((e) => e.kind === 'shake' && e.start <= t);
 
@@ -407,18 +314,36 @@ export class Board extends Overlays {
         this.drawCell(ctx, g, r, c, t, flip, shakes);
       }
     }
-    if (this.twins && this.selected) this.drawTwins(ctx, g, box, colors);
+    if (this.twins && this.selected) {
+      const picture = this.tileAt(this.selected);
+      if (picture !== null) drawTwins(ctx, g, box, colors, this.tiles, picture, this.picked());
+    }
     for (const cell of this.picked()) this.drawCell(ctx, g, cell[0], cell[1], t, flip, shakes, true);
 
-    if (this.hint) this.drawHint(ctx, g, box, colors, t);
+    if (this.hint) {
+      const cells = [this.hint.a, this.hint.b].filter((cell) => this.tileAt(cell) !== null);
+      drawHint(ctx, g, box, colors, cells, t - this.hintAt);
+    }
     for (const effect of this.effects) {
       if (effect.start > t) continue;
-      if (effect.kind === 'blocker') this.drawRing(ctx, g, box, effect.cell, colors.blocker, 1 - clamp01((t - effect.start - BLOCKER_MS * 0.75) / (BLOCKER_MS * 0.25)), 3.5);
-      if (effect.kind === 'refused') for (const cell of effect.cells) this.drawRing(ctx, g, box, cell, colors.refused, 1, 3);
+      if (effect.kind === 'blocker') drawRing(ctx, g, box, effect.cell, colors.blocker, 1 - clamp01((t - effect.start - BLOCKER_MS * 0.75) / (BLOCKER_MS * 0.25)), 3.5);
+      if (effect.kind === 'refused') for (const cell of effect.cells) drawRing(ctx, g, box, cell, colors.refused, 1, 3);
     }
-    for (const effect of this.effects) if (effect.kind === 'remove') this.drawRemoval(ctx, g, box, colors, effect, t);
-    for (const effect of this.effects) if (effect.kind === 'popup' && effect.start <= t) this.drawPopup(ctx, g, colors, effect, t);
-    if (this.cursor && this.cursorShown) this.drawCursor(ctx, g, box, colors);
+    for (const effect of this.effects) if (effect.kind === 'remove') drawRemoval(ctx, g, box, colors, effect, t, this.removalScene(effect, g));
+    for (const effect of this.effects) {
+      if (effect.kind === 'popup' && effect.start <= t) drawPopup(ctx, g, colors, effect, effect.cells.map((cell) => this.pointXY(cell)), t);
+    }
+    if (this.cursor && this.cursorShown) drawCursor(ctx, g, box, colors, this.cursor);
+  }
+
+  /** Where a removed pair is drawn this frame (the layout may have changed since it began). */
+  removalScene(effect, g) {
+    return {
+      ends: [this.pointXY(effect.a), this.pointXY(effect.b)],
+      points: effect.path.map((p) => this.pointXY(p)),
+      sprite: this.sprite(effect.picture, g),
+      dpr: this.view.dpr,
+    };
   }
 
   drawCell(ctx, g, r, c, t, flip, shakes, selected = false) {
@@ -460,32 +385,6 @@ export class Board extends Overlays {
     }
     const lift = this.liftOf([r, c]);
     y -= lift * g.ch * 0.07;
-    const sprite = this.sprite(picture, g);
-    ctx.save();
-    ctx.globalAlpha = alpha;
-    const cx = x + g.cw / 2;
-    const cy = y + g.ch / 2;
-    const grow = scale * (1 + lift * 0.04);
-    ctx.translate(cx, cy);
-    ctx.scale(grow * Math.max(0.02, scaleX), grow);
-    if (lift > 0) {
-      ctx.shadowColor = this.palette().shadow;
-      ctx.shadowBlur = g.cw * 0.35 * lift;
-      ctx.shadowOffsetY = g.cw * 0.12 * lift;
-    }
-    ctx.drawImage(sprite.canvas, -g.cw / 2 - sprite.pad, -g.ch / 2 - sprite.pad, sprite.w, sprite.h);
-    ctx.restore();
-    if (selected && lift > 0.01) {
-      const box = this.tileBox(g);
-      ctx.save();
-      ctx.translate(cx, cy);
-      ctx.scale(grow, grow);
-      ctx.globalAlpha = clamp01(lift * 1.4);
-      rounded(ctx, -g.cw / 2 + box.inset - 2, -g.ch / 2 + box.inset - 2, box.w + 4, box.h + 4, box.radius + 2);
-      ctx.lineWidth = Math.max(3, g.cw * 0.06);
-      ctx.strokeStyle = this.palette().select;
-      ctx.stroke();
-      ctx.restore();
-    }
+    drawTile(ctx, g, this.sprite(picture, g), { x, y, scale, scaleX, alpha, lift, selected }, this.palette());
   }
 }

@@ -1,0 +1,289 @@
+/**
+ * scene — one frame of the Triangles field, painted from the board's state (board.js):
+ * the field, the filled triangles, the lines (the last one glowing), the pending line, a
+ * refused line with the star or line in its way, the rubber band, the stars with the
+ * selection, hover, snap and keyboard rings. It reads only what it is handed.
+ *
+ *   drawScene(ctx, s, fit, colors)   s: the board's state {view, lines, triangles, pending,
+ *                                    refused, band, selected, hover, cursor, cursorVisible,
+ *                                    activeSeat, last}; fit: {scale, ox, oy, r}
+ *   fitField(view, width, height) → fit   the field scaled into the canvas, the star size
+ *   starPoint(view, fit, i) → {x, y}      a star's position in CSS px
+ */
+
+import { easeOut } from '../../core/ui.js';
+import { ring } from './paint.js';
+
+const PAD = 6; // CSS px between the field's edge and the canvas edge
+
+export function fitField(v, width, height) {
+  const scale = Math.min((width - 2 * PAD) / v.width, (height - 2 * PAD) / v.height);
+  const ox = (width - v.width * scale) / 2;
+  const oy = (height - v.height * scale) / 2;
+  // Star size from the density: about 5 px on a 24-star phone field, 3.5 px at 180.
+  const spacing = Math.sqrt((v.width * v.height) / Math.max(1, v.stars.length)) * scale;
+  const r = Math.max(3.4, Math.min(6, spacing * 0.075));
+  return { scale, ox, oy, r };
+}
+
+export function starPoint(view, fit, i) {
+  const star = view.stars[i];
+  return { x: fit.ox + star[0] * fit.scale, y: fit.oy + star[1] * fit.scale };
+}
+
+/** Paints one frame: the field, triangles, lines, the pending and refused lines, the band, the stars. */
+export function drawScene(ctx, s, fit, colors) {
+  const pen = { s, fit, colors, point: (i) => starPoint(s.view, fit, i) };
+  drawField(ctx, pen);
+  for (const tri of s.triangles) drawTriangle(ctx, pen, tri);
+  const lineWidth = Math.max(2.2, Math.min(3.4, fit.r * 0.62));
+  for (const line of s.lines) drawLine(ctx, pen, line, lineWidth);
+  if (s.pending) drawPending(ctx, pen, s.pending, lineWidth);
+  if (s.refused) drawRefused(ctx, pen, s.refused, lineWidth);
+  if (s.band) drawBand(ctx, pen, s.band, lineWidth);
+  drawStars(ctx, pen);
+}
+
+function drawField(ctx, pen) {
+  const { s, fit, colors } = pen;
+  const v = s.view;
+  const x = fit.ox - PAD + 1;
+  const y = fit.oy - PAD + 1;
+  const w = v.width * fit.scale + 2 * PAD - 2;
+  const h = v.height * fit.scale + 2 * PAD - 2;
+  ctx.save();
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, 18);
+  ctx.fillStyle = colors.field;
+  ctx.fill();
+  ctx.clip();
+  for (const [cx, cy, glow] of [[x + w * 0.18, y + h * 0.22, colors.glow1], [x + w * 0.85, y + h * 0.78, colors.glow2]]) {
+    if (glow === 'transparent') continue;
+    const g = ctx.createRadialGradient(cx, cy, 0, cx, cy, Math.max(w, h) * 0.55);
+    g.addColorStop(0, glow);
+    g.addColorStop(1, 'rgba(0,0,0,0)');
+    ctx.fillStyle = g;
+    ctx.fillRect(x, y, w, h);
+  }
+  ctx.restore();
+  ctx.beginPath();
+  ctx.roundRect(x + 0.5, y + 0.5, w - 1, h - 1, 18);
+  ctx.strokeStyle = colors.fieldEdge;
+  ctx.lineWidth = 1;
+  ctx.stroke();
+}
+
+function trianglePath(ctx, pen, tri) {
+  const { point } = pen;
+  const pa = point(tri.a);
+  const pb = point(tri.b);
+  const pc = point(tri.c);
+  if (tri.fill >= 1 || !tri.base) {
+    ctx.moveTo(pa.x, pa.y);
+    ctx.lineTo(pb.x, pb.y);
+    ctx.lineTo(pc.x, pc.y);
+    ctx.closePath();
+    return;
+  }
+  // Fill from the new line: the apex travels from the line's middle to its place.
+  const [u, w] = tri.base;
+  const apex = [tri.a, tri.b, tri.c].find((i) => i !== u && i !== w);
+  const pu = point(u);
+  const pw = point(w);
+  const pp = point(apex);
+  const mx = (pu.x + pw.x) / 2;
+  const my = (pu.y + pw.y) / 2;
+  const k = easeOut(tri.fill);
+  ctx.moveTo(pu.x, pu.y);
+  ctx.lineTo(pw.x, pw.y);
+  ctx.lineTo(mx + (pp.x - mx) * k, my + (pp.y - my) * k);
+  ctx.closePath();
+}
+
+function drawTriangle(ctx, pen, tri) {
+  const { colors, point } = pen;
+  const colour = colors.p[tri.seat] ?? colors.p[0];
+  ctx.save();
+  ctx.beginPath();
+  trianglePath(ctx, pen, tri);
+  ctx.globalAlpha = colors.fillAlpha * (0.35 + 0.65 * Math.min(1, tri.fill));
+  ctx.fillStyle = colour;
+  ctx.fill();
+  if (tri.seat === 1) {
+    // Player 2's triangles are hatched as well: told apart by shape, not only colour.
+    ctx.clip();
+    ctx.globalAlpha = Math.min(1, tri.fill);
+    ctx.strokeStyle = colors.hatch;
+    ctx.lineWidth = 1.4;
+    const pts = [point(tri.a), point(tri.b), point(tri.c)];
+    const minX = Math.min(...pts.map((p) => p.x));
+    const maxX = Math.max(...pts.map((p) => p.x));
+    const minY = Math.min(...pts.map((p) => p.y));
+    const maxY = Math.max(...pts.map((p) => p.y));
+    const step = 7;
+    ctx.beginPath();
+    for (let d = minX - (maxY - minY); d < maxX; d += step) {
+      ctx.moveTo(d, maxY);
+      ctx.lineTo(d + (maxY - minY), minY);
+    }
+    ctx.stroke();
+  }
+  if (tri.flash > 0) {
+    ctx.globalAlpha = tri.flash * 0.55;
+    ctx.fillStyle = colors.star;
+    ctx.beginPath();
+    trianglePath(ctx, pen, tri);
+    ctx.fill();
+  }
+  ctx.restore();
+}
+
+function drawLine(ctx, pen, line, width) {
+  const { s, colors, point } = pen;
+  const pa = point(line.a);
+  const pb = point(line.b);
+  const k = line.grow ?? 1;
+  const ex = pa.x + (pb.x - pa.x) * k;
+  const ey = pa.y + (pb.y - pa.y) * k;
+  const colour = colors.p[line.seat] ?? colors.p[0];
+  const isLast = s.last && s.last[0] === line.a && s.last[1] === line.b;
+  ctx.save();
+  ctx.lineCap = 'round';
+  if (isLast || line.flash > 0) {
+    ctx.globalAlpha = 0.28 + 0.4 * (line.flash || 0);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width + 6;
+    ctx.beginPath();
+    ctx.moveTo(pa.x, pa.y);
+    ctx.lineTo(ex, ey);
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+  }
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = width;
+  ctx.beginPath();
+  ctx.moveTo(pa.x, pa.y);
+  ctx.lineTo(ex, ey);
+  ctx.stroke();
+  ctx.restore();
+}
+
+function drawPending(ctx, pen, line, width) {
+  const { colors, point } = pen;
+  const pa = point(line.a);
+  const pb = point(line.b);
+  ctx.save();
+  ctx.lineCap = 'round';
+  ctx.setLineDash([width * 2.2, width * 2]);
+  ctx.globalAlpha = 0.85;
+  ctx.strokeStyle = colors.p[line.seat] ?? colors.p[0];
+  ctx.lineWidth = width;
+  ctx.beginPath();
+  ctx.moveTo(pa.x, pa.y);
+  ctx.lineTo(pb.x, pb.y);
+  ctx.stroke();
+  ctx.restore();
+}
+
+function drawRefused(ctx, pen, refused, width) {
+  const { fit, colors, point } = pen;
+  const pa = point(refused.a);
+  const pb = point(refused.b);
+  ctx.save();
+  ctx.globalAlpha = refused.alpha;
+  ctx.lineCap = 'round';
+  ctx.strokeStyle = colors.danger;
+  if (refused.line) {
+    // The drawn line that is in the way (named by the server).
+    const pc = point(refused.line[0]);
+    const pd = point(refused.line[1]);
+    ctx.lineWidth = width + 5;
+    ctx.globalAlpha = refused.alpha * 0.45;
+    ctx.beginPath();
+    ctx.moveTo(pc.x, pc.y);
+    ctx.lineTo(pd.x, pd.y);
+    ctx.stroke();
+    ctx.globalAlpha = refused.alpha;
+  }
+  ctx.setLineDash([width * 2, width * 1.8]);
+  ctx.lineWidth = width;
+  ctx.beginPath();
+  ctx.moveTo(pa.x, pa.y);
+  ctx.lineTo(pb.x, pb.y);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  if (refused.star != null) {
+    // The star the line would run through (named by the server).
+    const p = point(refused.star);
+    ctx.lineWidth = 2.5;
+    ctx.beginPath();
+    ctx.arc(p.x, p.y, fit.r + 7, 0, Math.PI * 2);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+function drawBand(ctx, pen, band, width) {
+  const { s, colors, point } = pen;
+  const pa = point(band.from);
+  const end = band.snap != null ? point(band.snap) : { x: band.x, y: band.y };
+  const colour = colors.p[s.activeSeat] ?? colors.p[0];
+  ctx.save();
+  ctx.lineCap = 'round';
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = width;
+  if (band.snap == null) {
+    ctx.setLineDash([width * 1.6, width * 2]);
+    ctx.globalAlpha = 0.75;
+  } else {
+    ctx.globalAlpha = 0.9;
+  }
+  ctx.beginPath();
+  ctx.moveTo(pa.x, pa.y);
+  ctx.lineTo(end.x, end.y);
+  ctx.stroke();
+  if (band.snap == null) {
+    ctx.setLineDash([]);
+    ctx.globalAlpha = 0.6;
+    ctx.beginPath();
+    ctx.arc(end.x, end.y, 5, 0, Math.PI * 2);
+    ctx.fillStyle = colour;
+    ctx.fill();
+  }
+  ctx.restore();
+}
+
+function drawStars(ctx, pen) {
+  const { s, fit, colors, point } = pen;
+  const r = fit.r;
+  const active = colors.p[s.activeSeat] ?? colors.p[0];
+  const snap = s.band?.snap ?? null;
+  s.view.stars.forEach((_, i) => {
+    const p = point(i);
+    if (i === s.hover && i !== s.selected) ring(ctx, p, r + 7, active, { alpha: 0.45, width: 2 });
+    if (i === s.selected || (s.band && i === s.band.from)) {
+      ring(ctx, p, r + 8, active, { width: 3, fillAlpha: 0.22 });
+    }
+    if (i === snap) ring(ctx, p, r + 10, active, { width: 3, alpha: 0.95 });
+    if (s.cursorVisible && i === s.cursor) ring(ctx, p, r + 12, colors.focus, { width: 2.5, dash: [4, 3] });
+  });
+  ctx.save();
+  for (const [i] of s.view.stars.entries()) {
+    const p = point(i);
+    const glow = ctx.createRadialGradient(p.x, p.y, 0, p.x, p.y, r * 3);
+    glow.addColorStop(0, colors.starGlow);
+    glow.addColorStop(1, 'rgba(0,0,0,0)');
+    ctx.fillStyle = glow;
+    ctx.beginPath();
+    ctx.arc(p.x, p.y, r * 3, 0, Math.PI * 2);
+    ctx.fill();
+  }
+  ctx.fillStyle = colors.star;
+  for (const [i] of s.view.stars.entries()) {
+    const p = point(i);
+    ctx.beginPath();
+    ctx.arc(p.x, p.y, r, 0, Math.PI * 2);
+    ctx.fill();
+  }
+  ctx.restore();
+}
