@@ -41,10 +41,13 @@ def alice(client: Any, players: Any) -> Any:
 
 
 def finish(player: Any, game: dict[str, Any], waste: int) -> dict[str, Any]:
-    """Put every lit lamp out, the first one pressed ``2 * waste`` times more than
-    needed; returns the last answer."""
-    version, lit = game["version"], [i for i, on in enumerate(game["view"]["lamps"]) if on]
-    presses = [lit[0]] * (2 * waste) + lit
+    """Put every lit lamp out after ``2 * waste`` presses that change nothing in the end
+    (one lamp pressed an even number of times while another lamp stays lit, so the game
+    cannot end early: a lit one when two are lit, else a dark one); returns the last answer."""
+    lamps = game["view"]["lamps"]
+    version, lit = game["version"], [i for i, on in enumerate(lamps) if on]
+    wasted = lit[0] if len(lit) >= 2 else lamps.index(False)
+    presses = [wasted] * (2 * waste) + lit
     for lamp in presses:
         answer = player.move(game["id"], version, {"type": "press", "lamp": lamp})
         assert answer.status_code == 200, answer.text
