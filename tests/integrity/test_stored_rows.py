@@ -32,12 +32,13 @@ from app.verify import replay_log
 from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES
 from tests.conftest import _clean, player_id_for
+from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
 
 OWNER = player_id_for("owner")
 
 
 def services(db: AsyncEngine, settings: Settings) -> Services:
-    engines = {**ENGINES, "tally": TALLY}
+    engines = {**ENGINES, "tally": TALLY, "lampsout": LAMPSOUT}
     return Services.build(
         db, LocalHub(), LocalPresence(), MemoryLimiter(), SystemClock(), engines, settings
     )
@@ -112,6 +113,68 @@ async def test_resigns_sent_together_are_each_stored_whole(
         game, loaded = await reloaded(settings, game_id)
         assert game.outcome is not None and game.outcome["reason"] == "resigned"
         assert engine.view(loaded, 0)["over"] is True
+
+
+async def test_fewest_presses_finished_together_keep_the_lower_record(
+    svc: Services, settings: Settings
+) -> None:
+    """Four games of one fewer-is-better board (tests/fixtures/games/lampsout), each with
+    two more presses than the one before, finished by one player at the same moment: read
+    back on a connection of its own, every game row holds its true number of presses and
+    the record row the fewest (never negated), counted four times."""
+    _, first = await svc.lifecycle.create(
+        OWNER, "127.0.0.1", "lampsout", {"size": 6}, None, None, False
+    )
+    lamps = first.view["lamps"]
+    lit = [i for i, on in enumerate(lamps) if on]
+    # A lamp pressed twice changes nothing, and the game cannot end on it while another
+    # lamp stays lit: a lit one when two are lit, else a dark one.
+    wasted = lit[0] if len(lit) >= 2 else lamps.index(False)
+    ids, versions, presses = [], [], []
+    for waste in range(4):
+        if waste == 0:
+            snapshot = first
+        else:
+            _, snapshot = await svc.lifecycle.create(
+                OWNER, "127.0.0.1", "lampsout", None, first.number, None, False
+            )
+        version = snapshot.version
+        plan = [wasted] * (2 * waste) + lit
+        for lamp in plan[:-1]:
+            version = (
+                await svc.moves.play(snapshot.id, OWNER, version, {"type": "press", "lamp": lamp})
+            ).game.version
+        ids.append(snapshot.id)
+        versions.append(version)
+        presses.append(len(plan))
+    await asyncio.gather(
+        *(
+            svc.moves.play(game_id, OWNER, version, {"type": "press", "lamp": lit[-1]})
+            for game_id, version in zip(ids, versions, strict=True)
+        )
+    )
+    db = make_engine(settings)
+    try:
+        async with db.connect() as connection:
+            scores = dict(
+                (row.id, row.score)
+                for row in await connection.execute(
+                    text("SELECT id, score FROM games WHERE engine = 'lampsout'")
+                )
+            )
+            records = (
+                await connection.execute(
+                    text(
+                        "SELECT key, score, game_id, played FROM records"
+                        " WHERE engine = 'lampsout' AND player_id = :owner"
+                    ),
+                    {"owner": OWNER},
+                )
+            ).all()
+    finally:
+        await db.dispose()
+    assert scores == dict(zip(ids, presses, strict=True))
+    assert [tuple(row) for row in records] == [("size6", len(lit), ids[0], 4)]
 
 
 @st.composite
