@@ -38,7 +38,7 @@ class GroupCommit:
         entries: Sequence[dict[str, Any]],
         record: RecordEntry | None,
         now_ms: int,
-        order: ScoreOrder = ScoreOrder.HIGHER,
+        order: ScoreOrder,
     ) -> bool:
         """Write one move under its version guard; False when the version moved.
         ``order`` is the engine's, by which ``record`` may better the player's best."""

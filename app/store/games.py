@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from typing import Any
 
-from sqlalchemy import CursorResult, func, select, update
+from sqlalchemy import ColumnElement, CursorResult, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
@@ -311,13 +311,12 @@ class GameQueries:
         self, engine: str, date: str, order: ScoreOrder, limit: int = 20
     ) -> list[dict[str, Any]]:
         """A day's finished daily games, the best first (``order``: the engine's)."""
-        best_first = Game.score.desc() if order is ScoreOrder.HIGHER else Game.score.asc()
         async with self.sessions() as session:
             rows = await session.execute(
                 select(Game.id, Game.score, Game.outcome, Player.name)
                 .join(Player, Player.id == Game.owner_id)
                 .where(Game.engine == engine, Game.daily == date, Game.status == GameStatus.OVER)
-                .order_by(best_first, Game.updated_ms)
+                .order_by(best_score_first(order), Game.updated_ms)
                 .limit(limit)
             )
         return [
@@ -349,6 +348,16 @@ class GameQueries:
 def daily_played(game_id: str | None) -> AppError:
     extra = {"id": game_id} if game_id else None
     return AppError(AppCode.DAILY_PLAYED, "you have played today's board already", extra=extra)
+
+
+def best_score_first(order: ScoreOrder) -> ColumnElement[Any]:
+    """Games by score, the better first by the engine's ``order`` (SQL)."""
+    return Game.score.desc() if order is ScoreOrder.HIGHER else Game.score.asc()
+
+
+def scores_better_than(order: ScoreOrder, score: int) -> ColumnElement[bool]:
+    """Games whose score beats ``score`` by the engine's ``order`` (SQL)."""
+    return Game.score > score if order is ScoreOrder.HIGHER else Game.score < score
 
 
 def better(entry: RecordEntry, record: Record, order: ScoreOrder) -> bool:

@@ -14,6 +14,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.models import Game, GameStatus
+from app.store.games import scores_better_than
 from engines.core.protocol import ScoreOrder
 
 HISTORY_COLUMNS = (
@@ -116,11 +117,7 @@ class HistoryQueries:
                     Game.daily == date,
                     Game.status == GameStatus.OVER,
                     or_(
-                        (
-                            Game.score > mine.score
-                            if order is ScoreOrder.HIGHER
-                            else Game.score < mine.score
-                        ),
+                        scores_better_than(order, mine.score),
                         and_(Game.score == mine.score, Game.updated_ms < mine.updated_ms),
                     ),
                 )
