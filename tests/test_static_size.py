@@ -37,3 +37,22 @@ def test_no_game_extends_a_class_of_another_module() -> None:
             if " extends " in line and "class " in line and "extends GameMenu" not in line:
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+def test_every_game_page_runs_on_the_shared_game_page() -> None:
+    """Each game's controller builds core's GamePage, and no game module makes a Session of
+    its own, keeps the stored game by hand or sets the address itself: the boot, the stored
+    current game and the address are core/game-page.js's."""
+    games = sorted(path.parent.name for path in (JS / "games").glob("*/main.js"))
+    without_page = [
+        game for game in games
+        if "new GamePage(" not in (JS / "games" / game / "main.js").read_text(encoding="utf-8")
+    ]
+    assert without_page == []
+    offenders = []
+    for path in (JS / "games").rglob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        for needle in ("new Session(", "store.set('current'", "store.get('current'"):
+            if needle in text:
+                offenders.append(f"{path.relative_to(ROOT)}: {needle}")
+    assert offenders == []

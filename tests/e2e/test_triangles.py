@@ -484,6 +484,22 @@ def test_the_game_survives_a_reload(phone: Any) -> None:
     clean(page, problems)
 
 
+def test_a_stored_game_that_is_gone_is_forgotten(phone: Any) -> None:
+    """core/game-page.js boots the page: a stored game the server no longer knows is
+    dropped, and /play/triangles asks for a new game instead of failing again."""
+    page, problems = open_page(phone)
+    start_game(page, level="easy")
+    gone = "aaaaaaaaaaaa"
+    assert game_id(page) != gone
+    page.evaluate("(id) => localStorage.setItem('triangles.current', JSON.stringify(id))", gone)
+    page.goto("/play/triangles")
+    expect(page.locator("#tri-new")).to_be_visible()
+    assert page.url.endswith("/play/triangles")
+    assert page.evaluate("localStorage.getItem('triangles.current')") is None
+    problems[:] = [p for p in problems if "404" not in p]
+    clean(page, problems)
+
+
 def test_a_shared_board_number(desktop: Any) -> None:
     page, problems = open_page(desktop)
     start_game(page, level="easy", stars=60)

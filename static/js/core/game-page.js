@@ -12,6 +12,7 @@
  *     hooks.failed(error, how) the boot could open no game: the page offers a way on
  *     hooks.notice(text, kind) a line for the player (a refusal's words, kind "error")
  *     hooks.adopt(data, why)   the server's state replaced ours (session.js)
+ *     hooks.play?(result)      plays a move's events out before the session takes it (session.js)
  *     hooks.connection(state)  "online" | "offline" (optional; the banner is the session's)
  *     hooks.slot?()            the stored game's key for the choice on screen ("current")
  *     hooks.address?()         the open game's path (default /g/<id>; null keeps the page's)
@@ -21,7 +22,9 @@
  *     /g/<id>                   loads it
  *     /daily/<game>             today's board: resumed if this browser holds it, else created
  *                               with routes.daily?() → body extras; "daily_played" → that game
- *     /play/<game>/<number>     created with routes.number?() → body extras
+ *     /play/<game>/<number>     created with routes.number?() → body extras, or
+ *                               routes.choose?(number) → Promise: the page asks first (its
+ *                               New game dialog on that board) and creates what is chosen
  *     else                      routes.fresh?() → Promise, default: page.resume() or
  *                               page.create(routes.body?() ?? {}, "new")
  *   page.open(data, how)      another game on screen: session.start, address, stored game,
@@ -30,7 +33,8 @@
  *                             error (the game on screen, if any, stays)
  *   page.resume(slot?)        opens the stored game of that slot if it can be played on
  *                             → true; else forgets it → false
- *   page.remember() / forget()  keeps / drops the open game as the stored one of its slot
+ *   page.remember() / forget(id?)  keeps / drops the open game (or that id) as the stored one
+ *                             of its slot; a /g/<id> the server does not know is dropped at boot
  *   page.refuse(error, {refresh?, sound?})  a refused move: its words through hooks.notice, the
  *                             "refused" sound, and the server's state again when the code
  *                             says the game moved on (game_over, time_up, or `refresh` codes)
@@ -55,7 +59,7 @@ export class GamePage {
   constructor(game, hooks) {
     this.game = game;
     this.hooks = hooks;
-    this.session = new Session(game, { adopt: hooks.adopt, connection: hooks.connection });
+    this.session = new Session(game, { adopt: hooks.adopt, connection: hooks.connection, play: hooks.play });
     this.store = this.session.store;
     this.config = pageConfig();
     this.catalog = this.config.catalog ?? null; // the catalog entry came with the page
@@ -74,10 +78,12 @@ export class GamePage {
     try {
       if (how === 'game') this.open(await this.session.load(cfg.game_id), how);
       else if (how === 'daily') await this.openDaily(routes.daily?.() ?? {});
+      else if (how === 'number' && routes.choose) await routes.choose(cfg.number);
       else if (how === 'number') await this.createOrThrow({ number: cfg.number, ...routes.number?.() }, how);
       else if (routes.fresh) await routes.fresh();
       else if (!(await this.resume())) await this.createOrThrow(routes.body?.() ?? {}, how);
     } catch (error) {
+      if (how === 'game' && error.status === 404) this.forget(cfg.game_id); // gone for good
       this.hooks.failed(error, how);
     }
   }
@@ -152,9 +158,9 @@ export class GamePage {
     if (session.id && !session.spectator && !session.view?.over) this.store.set(this.slot(), session.id);
   }
 
-  forget() {
+  forget(id = this.session.id) {
     const slot = this.slot();
-    if (this.store.get(slot) === this.session.id) this.store.set(slot, null);
+    if (this.store.get(slot) === id) this.store.set(slot, null);
   }
 
   rememberDaily() {

@@ -1,24 +1,25 @@
 /**
- * games — which game the Triangles page is on: New game (the menu), play again, open a
- * game by its link (resume, join an open online seat, or watch), cancel a waiting one, and
- * the boot from the page's URL or the game stored on this browser. The session holds the
- * game (session.create / load / start); this module opens the socket for live games.
+ * games — which game the Triangles page is on, on the shared game page (core/game-page.js
+ * owns the boot, the address, the stored game and the session): New game (the menu), play
+ * again, joining an open online seat, cancelling a waiting game. Every game that opens,
+ * whichever way, arrives in opened(): the last game's page state goes, the computer's
+ * opening line is played out, the game is shown, and a live game gets its socket.
  *
- *   newGame({number}?)   create(choice, number?)   open(id)   join()   cancelGame()   boot()
+ *   newGame({number}?)   create(choice, number?)   opened(how)   failed(error)
+ *   join()   cancelGame()   boot()
  */
 
-import { errorText } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
-import { pageConfig, toast } from '../../core/ui.js';
+import { toast } from '../../core/ui.js';
 import { currentLook, loadStats, render } from './hud.js';
 import { askName } from './menu.js';
 import { playEvents } from './play.js';
 import { hideBubble } from './refusals.js';
 import { show } from './screen.js';
-import { ctx, mode, nameOf, remember, S, storedGame } from './state.js';
+import { ctx, mode, nameOf, S } from './state.js';
 
 const $ = (id) => document.getElementById(id);
-const err = (error) => errorText('triangles', error);
+let postedPublic = false; // the game being created goes on the open list (its invite says so)
 
 /** Forgets the page's part of the last game (the session forgets its own in start()). */
 function reset() {
@@ -40,7 +41,6 @@ export async function newGame({ number = null } = {}) {
 }
 
 export async function create(choice, number = null) {
-  const { session, board } = ctx;
   if (choice.kind === 'online') {
     const name = await askName($('tri-name'), {
       title: t('games.triangles.name.title'),
@@ -54,34 +54,47 @@ export async function create(choice, number = null) {
     body.params = { opponent: choice.params.opponent, again: choice.params.again };
   }
   if (choice.public) body.public = true;
-  let game;
-  try {
-    game = await session.create(body);
-  } catch (error) {
-    toast(err(error), { kind: 'error' });
+  postedPublic = Boolean(choice.public);
+  const error = await ctx.page.create(body);
+  postedPublic = false;
+  if (error) {
+    toast(ctx.page.text(error), { kind: 'error' });
     return false;
   }
-  session.start(game); // create() took it over the last game: nothing of that one carries over
-  reset();
-  history.replaceState(null, '', `/g/${encodeURIComponent(game.id)}`);
-  S.public = Boolean(choice.public);
-  if (game.events?.length) {
-    // The computer opened: its line grows on the empty field.
-    board.setView({ ...game.view, lines: [], triangles: [], last: null });
-    await session.enqueue(async () => {
-      await playEvents(game.events, { scores: [0, 0], turn: game.view.turn });
-      show(game);
-    });
-  } else {
-    show(game);
-  }
-  if (mode() === 'online') ctx.online.connect(game.id, game.version);
   if (S.keyboard) $('tri-board').focus({ preventScroll: true });
   return true;
 }
 
+/** A game is on the session (created, resumed, opened by its link): show it from scratch. */
+export function opened(how) {
+  const { session, board } = ctx;
+  const data = session.data;
+  reset();
+  S.public = how === 'new' && postedPublic;
+  if (how === 'new' && data.events?.length) {
+    // The computer opened: its line grows on the empty field.
+    board.setView({ ...session.view, lines: [], triangles: [], last: null });
+    session.enqueue(async () => {
+      await playEvents(data.events, { scores: [0, 0], turn: session.view.turn });
+      show(data);
+    });
+  } else {
+    show(data);
+  }
+  if (mode() === 'online' || session.spectator) ctx.online.connect(session.id, session.version);
+  if (session.status === 'waiting' && session.spectator) join(); // asks for a name first if needed
+}
+
+/** The boot could open no game: say why; the New game button stays. */
+export function failed(error) {
+  const { page, session } = ctx;
+  session.start(null);
+  render();
+  toast(error.status === 404 ? t('games.triangles.error.game_not_found') : page.text(error), { kind: 'error' });
+}
+
 export async function join() {
-  const { session, online } = ctx;
+  const { page, session, online } = ctx;
   const name = await askName($('tri-name'), {
     title: t('games.triangles.join.title', { name: nameOf(0) }),
     text: t('games.triangles.name.text_join'),
@@ -99,45 +112,20 @@ export async function join() {
       toast(t('games.triangles.error.no_free_seat'));
       session.refresh();
     } else {
-      toast(err(error), { kind: 'error' });
+      toast(page.text(error), { kind: 'error' });
     }
   }
 }
 
-export async function open(id) {
-  const { session, online } = ctx;
-  reset();
-  session.start({ id }); // the page says "loading" meanwhile
-  render();
-  let snap;
-  try {
-    snap = await session.load(id);
-  } catch (error) {
-    if (storedGame() === id) remember(null);
-    session.start(null);
-    render();
-    toast(error.status === 404 ? t('games.triangles.error.game_not_found') : err(error), { kind: 'error' });
-    return false;
-  }
-  if (snap.game !== 'triangles') {
-    location.replace(`/g/${encodeURIComponent(id)}`);
-    return false;
-  }
-  show(snap);
-  if (mode() === 'online' || !session.seats.length) online.connect(id, snap.version);
-  if (session.status === 'waiting' && !session.seats.length) join(); // asks for a name first if needed
-  return true;
-}
-
 export async function cancelGame() {
-  const { session } = ctx;
+  const { page, session } = ctx;
   try {
     await session.post(`/api/games/${encodeURIComponent(session.id)}/cancel`);
   } catch (error) {
-    toast(err(error), { kind: 'error' });
+    toast(page.text(error), { kind: 'error' });
     return;
   }
-  remember(null);
+  page.forget();
   reset();
   session.start(null);
   history.replaceState(null, '', '/play/triangles');
@@ -145,25 +133,17 @@ export async function cancelGame() {
   newGame();
 }
 
-export async function boot() {
+/** /g/<id> opens that game; /play/triangles/<number> asks New game on that board;
+ *  /play/triangles resumes this browser's game, or asks New game. */
+export function boot() {
   loadStats();
   render();
-  const config = pageConfig();
-  if (config.game_id) {
-    await open(config.game_id);
-    return;
-  }
-  if (config.number) {
-    await newGame({ number: config.number });
-    return;
-  }
-  const stored = storedGame();
-  if (await ctx.session.resumable(stored)) {
-    history.replaceState(null, '', `/g/${encodeURIComponent(stored)}`);
-    await open(stored);
-    return;
-  }
-  remember(null);
-  render();
-  newGame();
+  return ctx.page.boot({
+    choose: (number) => newGame({ number }),
+    fresh: async () => {
+      if (await ctx.page.resume()) return;
+      render();
+      newGame();
+    },
+  });
 }

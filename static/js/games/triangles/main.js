@@ -1,28 +1,29 @@
 /**
- * Triangles — the page controller: it builds the page's parts and wires them. Legality,
+ * Triangles — the page controller: it builds the page's parts and wires them on the shared
+ * game page (core/game-page.js: the boot, the address, the stored game, the session with its
+ * one move call through the socket or REST, its queue and the connection). Legality,
  * triangles, scores, turns and the end all come from the server: views, events and error
- * codes. The game itself is the session's (core/session.js: the state, the one move call
- * through the socket or REST, the queue, the connection); this page plays its moves out
- * (moves.js: play) and shows what it takes (screen.js: show).
+ * codes. This page plays moves out (moves.js: play) and shows what the session takes
+ * (screen.js: show).
  *
- *   games.js    which game: new, again, open, join, cancel, boot
+ *   games.js    which game: new, again, opened, join, cancel, boot
  *   moves.js    the player's lines, resignation, claim
  *   match.js    online match events and the end card's actions
  *   state.js    the page's own state and the questions asked about the game
  *   hud.js, end.js, final.js, online.js, play.js, refusals.js: see each
  *
- * Page config (templates via app/pages.py): {game: "triangles", game_id?, number?}
+ * Page config (templates via app/pages.py): {game: "triangles", game_id?, number?, catalog}
  *   /play/triangles            resumes the game in progress on this browser, or opens New game
  *   /play/triangles/<number>   New game on that board
  *   /g/<id>                    resume, join (an open online seat) or watch a game
  */
 
+import { GamePage } from '../../core/game-page.js';
 import { t } from '../../core/i18n.js';
-import { Session } from '../../core/session.js';
-import { copyLink, shareLink } from '../../core/ui.js';
+import { toast } from '../../core/ui.js';
 import { createBoard } from './board.js';
 import { FinalCard } from './final.js';
-import { boot, cancelGame, join, newGame } from './games.js';
+import { boot, cancelGame, failed, join, newGame, opened } from './games.js';
 import { render, setLook } from './hud.js';
 import { attachInput } from './input.js';
 import { finalAction, onCancelled, onJoined, onRematch } from './match.js';
@@ -36,16 +37,21 @@ import { canAct, ctx, mode, S } from './state.js';
 const $ = (id) => document.getElementById(id);
 const boardBox = $('tri-board');
 
-const session = new Session('triangles', {
+const page = new GamePage('triangles', {
+  opened,
+  failed,
   play,
   // a refresh or a reconnect comes from outside the queue: shown after what is playing
   adopt: (data, why) => (why === 'refresh' || why === 'reconnect' ? session.enqueue(() => show(data)) : show(data)),
   connection: () => render(),
+  notice: (text, kind) => toast(text, { kind }),
 });
-const gameUrl = () => `${location.origin}/g/${encodeURIComponent(session.id)}`;
-const boardUrl = () => `${location.origin}/play/triangles/${encodeURIComponent(session.number)}`;
+const session = page.session;
+const gameUrl = () => page.url(`/g/${encodeURIComponent(session.id)}`);
+const boardUrl = () => page.url(`/play/triangles/${encodeURIComponent(session.number)}`);
 
 Object.assign(ctx, {
+  page,
   session,
   board: createBoard(boardBox),
   menu: new NewGameMenu($('tri-new'), { onLook: setLook }),
@@ -72,9 +78,9 @@ const ACTIONS = {
   new: () => newGame(),
   resign,
   result: showFinal,
-  share: () => shareLink(gameUrl(), t('games.triangles.title')),
-  'copy-board': () => session.number && copyLink(boardUrl()),
-  'copy-game': () => session.id && copyLink(gameUrl()),
+  share: () => page.share(gameUrl(), t('games.triangles.title')),
+  'copy-board': () => session.number && page.copy(boardUrl()),
+  'copy-game': () => session.id && page.copy(gameUrl()),
   claim,
   'keep-waiting': () => {
     ctx.online.snooze();

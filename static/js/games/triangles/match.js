@@ -11,7 +11,7 @@ import { toast } from '../../core/ui.js';
 import { finalModel } from './end.js';
 import { create, newGame } from './games.js';
 import { afterChange, showFinal } from './screen.js';
-import { ctx, mode, mySeat, nameOf, remember, S } from './state.js';
+import { ctx, mode, mySeat, nameOf, S } from './state.js';
 
 const err = (error) => errorText('triangles', error);
 const follow = (gameId) => location.assign(`/g/${encodeURIComponent(gameId)}`);
@@ -29,7 +29,7 @@ export function onJoined(msg) {
 
 export function onCancelled() {
   ctx.session.status = 'cancelled';
-  remember(null);
+  ctx.page.forget();
   afterChange();
 }
 

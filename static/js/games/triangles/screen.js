@@ -10,7 +10,7 @@
 
 import { finalModel } from './end.js';
 import { loadStats, render, showNotice } from './hud.js';
-import { ctx, mode, remember, S, storedGame } from './state.js';
+import { ctx, mode, S } from './state.js';
 
 export function show(data) {
   // A pending offer survives a reload; an accepted one is only followed when it arrives live.
@@ -26,15 +26,15 @@ export function show(data) {
 }
 
 export function afterChange() {
-  const { session, online } = ctx;
+  const { page, session, online } = ctx;
   const view = session.view;
   if (session.status === 'waiting' && session.seats.length) online.showInvite(session.id, { isPublic: S.public });
   else online.hideInvite();
   showNotice();
   if (view && (view.over || session.status === 'cancelled')) {
-    if (storedGame() === session.id) remember(null);
-  } else if (session.seats.length && session.id) {
-    remember(session.id);
+    page.forget();
+  } else {
+    page.remember(); // a seated player's game under way
   }
   render();
   if (view?.over && !S.finalShown) {

@@ -5,14 +5,15 @@
  * (kind, computer_seat); nothing here restates a rule.
  *
  *   S            the page's own state: what is being played out, sent, offered, shown
- *   ctx          {session, board, menu, online, final, input}: filled in by main.js
+ *   ctx          {page, session, board, menu, online, final, input}: filled in by main.js
+ *                (page: core/game-page.js, which keeps the stored game and the address)
  *   mode(), computerSeat(), mySeat(), isSpectator(), nameOf(seat), turnNow(), scoresNow(),
- *   canAct(), remember(id) / storedGame()   the game this browser plays on (local storage)
+ *   canAct()
  */
 
 import { t } from '../../core/i18n.js';
 
-export const ctx = { session: null, board: null, menu: null, online: null, final: null, input: null };
+export const ctx = { page: null, session: null, board: null, menu: null, online: null, final: null, input: null };
 
 export const S = {
   presence: null,
@@ -28,9 +29,6 @@ export const S = {
   public: false,
   keyboard: false, // the player uses the keyboard: the field takes the focus on a new game
 };
-
-export const remember = (id) => ctx.session.store.set('current', id || null);
-export const storedGame = () => ctx.session.store.get('current', null);
 
 /** How the game is played, as the view says: "computer" | "human" | "online" (null: none). */
 export function mode() {
