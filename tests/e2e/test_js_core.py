@@ -86,3 +86,37 @@ def test_game_socket_state_move_ack_and_error(page: Any) -> None:
     assert result["seen"][:2] == [["status", "connecting"], ["status", "open"]]
     assert result["seen"][-1] == ["status", "closed"]
     assert result["states"][0] == 0 and result["version"] == 1
+
+
+def test_a_move_acknowledged_before_the_socket_drops_is_not_refused(page: Any) -> None:
+    """The server committed the move (its ack came) but the socket closed before the move's
+    frame: play() answers with that frame from the reconnection's catch-up, not an error."""
+    game = page.request.post("/api/games", data={"game": "triangles",
+                                                 "params": {"opponent": "human"}}).json()
+    result = run(page, "api", """
+        let opened;
+        const ready = new Promise((resolve) => { opened = resolve; });
+        const socket = new m.GameSocket(arg, { onState: () => opened() });
+        await ready;
+        const receive = socket.receive.bind(socket);
+        let acked = false;
+        socket.receive = (data) => {
+          const msg = JSON.parse(data);
+          if (acked && msg.type === 'move' && msg.version === 1 && !socket.reconnected) return;  // lost
+          receive(data);
+          if (msg.type === 'ack' && !acked) {
+            acked = true;
+            socket.ws.close();
+            socket.handlers.onStatus = (s) => { if (s === 'open') socket.reconnected = true; };
+          }
+        };
+        try {
+          const frame = await socket.play(0, {type: 'resign'});
+          return {ok: frame.version, reconnected: Boolean(socket.reconnected)};
+        } catch (e) {
+          return {error: [e.status, e.code]};
+        } finally {
+          socket.close();
+        }
+    """, game["id"])
+    assert result == {"ok": 1, "reconnected": True}

@@ -154,7 +154,9 @@ export class GameSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       clearInterval(this.pingTimer);
-      this.failPending('disconnected', t('common.conn.closed'));
+      // An acknowledged move is committed: its frame comes with the reconnection's catch-up
+      // (?since=), so only the moves still unanswered fail here.
+      this.failPending('disconnected', t('common.conn.closed'), { keepAcked: true });
       this.setStatus('closed');
       if (this.closed || event.code === CLOSE_NOT_FOUND) return;
       const delay = Math.min(15_000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
@@ -219,10 +221,11 @@ export class GameSocket {
     fn(entry);
   }
 
-  failPending(code, message) {
+  failPending(code, message, { keepAcked = false } = {}) {
     for (const id of [...this.pending.keys()]) {
       this.settle(id, (p) => p.reject(new ApiError(0, code, message)));
     }
+    if (keepAcked) return; // each still times out if no reconnection brings its frame
     for (const [version, entry] of [...this.awaited]) {
       this.awaited.delete(version);
       clearTimeout(entry.timer);
