@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import delete
 
 from app.models import Review
+from app.workers import EngineWorkers
 from engines.triangles import ENGINE as TRIANGLES
 from tests.api.test_replay_api import play, state_from_log
 from tests.conftest import FakeClock
@@ -131,3 +132,17 @@ def test_a_pending_review_lost_with_its_server_is_asked_again(
 async def _forget(services: Any, game_id: str) -> None:
     async with services.store.transaction() as session:
         await session.execute(delete(Review).where(Review.game_id == game_id))
+
+
+async def test_a_review_runs_in_the_worker_pool_while_the_loop_answers() -> None:
+    params = TRIANGLES.parse_params({"field": "phone", "stars": 24, "opponent": "human"})
+    state = TRIANGLES.new_game(params, 7)
+    while not state.over:
+        state, _ = TRIANGLES.apply(state, TRIANGLES.computer_move(state), 0, state.turn)
+    workers = EngineWorkers(workers=1)
+    job = asyncio.ensure_future(workers.start_review(TRIANGLES, TRIANGLES.dump_state(state)))
+    assert workers.pending == 1  # its place in the queue is taken at once
+    await asyncio.sleep(0)  # a ping: the loop answers while the review is worked out
+    assert not job.done()
+    assert await job == TRIANGLES.review(state)
+    assert workers.pending == 0
