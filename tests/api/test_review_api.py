@@ -13,7 +13,7 @@ from sqlalchemy import delete
 from app.models import Review
 from app.workers import EngineWorkers
 from engines.triangles import ENGINE as TRIANGLES
-from tests.api.test_replay_api import play, state_from_log
+from tests.api.test_replay_api import error, play, state_from_log
 from tests.conftest import FakeClock
 
 
@@ -25,10 +25,6 @@ def client(make_client: Any) -> Any:
 @pytest.fixture
 def alice_bob(client: Any, players: Any) -> Any:
     return players(client, "alice", "bob")
-
-
-def error(response: Any) -> tuple[int, str]:
-    return response.status_code, response.json()["error"]["code"]
 
 
 def settle(client: Any, game_id: str) -> None:

@@ -34,7 +34,8 @@ def test_the_replay_page_marks_every_line_and_shows_the_accuracy(desktop: Any) -
     expect(steps).to_have_count(len(review["plies"]))
     for step in review["plies"]:
         button = page.locator(f".replay-list__step[data-ply='{step['ply']}']")
-        expect(button).to_have_class(f"replay-list__step review-step review-step--{step['verdict']}")
+        verdict = f"review-step--{step['verdict']}"
+        expect(button).to_have_class(f"replay-list__step review-step {verdict}")
         expect(button.locator(".review-mark")).to_have_text(SYMBOLS[step["verdict"]])
     for seat in review["summary"]:
         accuracy = page.locator(f".review-seat[data-seat='{seat['seat']}'] .review-seat__accuracy")
@@ -46,8 +47,8 @@ def test_the_replay_page_marks_every_line_and_shows_the_accuracy(desktop: Any) -
     if worst["verdict"] == "best":
         expect(page.locator("#review-note")).to_have_text("Best")
     else:
-        best = worst["best"]
-        expect(page.locator("#review-note")).to_contain_text(f"Better: {best['a'] + 1}–{best['b'] + 1}")
+        better = f"Better: {worst['best']['a'] + 1}–{worst['best']['b'] + 1}"
+        expect(page.locator("#review-note")).to_contain_text(better)
     settle(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "review-desktop.png"))
