@@ -22,6 +22,7 @@ import { formatNumber, t } from './core/i18n.js';
 import { el } from './core/ui.js';
 
 const POLL_MS = 1500;
+const MAX_REASKS = 3; // a review that keeps vanishing is an error, not a loop
 export const SYMBOLS = { best: '!', good: '✓', inaccuracy: '?!', mistake: '?', blunder: '??' };
 const SHOWN_COUNTS = ['blunder', 'mistake', 'inaccuracy'];
 
@@ -33,6 +34,7 @@ export function createReview({ gameId, game, board, list, currentPly }) {
   const path = `/api/games/${encodeURIComponent(gameId)}/review`;
   const plies = new Map(); // ply → {seat, played, best, loss, verdict}
   let timer = 0;
+  let reasks = 0;
 
   function setState(state, text = '') {
     panel.dataset.review = state;
@@ -47,8 +49,11 @@ export function createReview({ gameId, game, board, list, currentPly }) {
     try {
       answer = await api(method, path);
     } catch (error) {
-      if (error.code === 'no_review') {
-        if (method === 'GET' && panel.dataset.review === 'pending') return call('POST'); // forgotten: ask again
+      if (error.code === 'no_review' && method === 'GET' && panel.dataset.review === 'pending' && reasks < MAX_REASKS) {
+        reasks += 1; // forgotten (the server restarted, or the job failed): ask again, a few times
+        return call('POST');
+      }
+      if (error.code === 'no_review' && panel.dataset.review !== 'pending') {
         setState('none');
         return;
       }
