@@ -142,3 +142,16 @@ async def test_a_review_runs_in_the_worker_pool_while_the_loop_answers() -> None
     assert not job.done()
     assert await job == TRIANGLES.review(state)
     assert workers.pending == 0
+
+
+def test_a_review_is_written_once_whoever_stores_it_second(
+    client: Any, alice_bob: Any, clock: FakeClock
+) -> None:
+    """Two processes that reviewed one game at once: the second write keeps the first."""
+    alice, _ = alice_bob
+    game_id = play(alice, clock, "triangles")["id"]
+    store = client.app.state.services.store
+    first = {"plies": [], "summary": [], "written": 1}
+    assert client.portal.call(store.add_review, game_id, first, 1) == first
+    assert client.portal.call(store.add_review, game_id, {**first, "written": 2}, 2) == first
+    assert stored_review(client, game_id) == first
