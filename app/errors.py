@@ -39,6 +39,7 @@ STATUS: dict[str, int] = {
     AppCode.BAD_CODE: 404,  # a device-transfer code that is wrong, used or expired
     AppCode.NO_RATINGS: 404,
     AppCode.SEEK_NOT_FOUND: 404,  # no such seek of this player (or it expired)
+    AppCode.NO_REVIEW: 404,  # no review asked for this game, or its game has none
     AppCode.METHOD_NOT_ALLOWED: 405,
     # 409: the game is not in a state that allows it
     AppCode.STALE_VERSION: 409,
@@ -51,6 +52,7 @@ STATUS: dict[str, int] = {
     AppCode.OPPONENT_PRESENT: 409,
     AppCode.NO_REMATCH: 409,
     AppCode.NOT_OVER: 409,
+    AppCode.GAME_NOT_OVER: 409,  # a review of a game still running
     AppCode.NO_OFFER: 409,
     AppCode.TOO_MANY_WAITING: 409,
     AppCode.SEEK_PAIRED: 409,  # details.game_id: the game the seek became

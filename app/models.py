@@ -1,5 +1,5 @@
-"""Tables: players, games, moves, records, daily, transfers, ratings, seeks. Alembic creates
-them (migrations/)."""
+"""Tables: players, games, moves, records, daily, transfers, ratings, seeks, reviews.
+Alembic creates them (migrations/)."""
 
 from __future__ import annotations
 
@@ -205,3 +205,16 @@ class Seek(Base):
     expires_ms: Mapped[int] = mapped_column(BigInteger)
     game_id: Mapped[str | None] = mapped_column(String(16), default=None)
     paired_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+
+
+class Review(Base):
+    """A finished game's review (``Engine.review``), computed once: the game id is the
+    key, so two processes that reviewed it at once store it once."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    body: Mapped[dict[str, Any]] = mapped_column(Json)
+    created_ms: Mapped[int] = mapped_column(BigInteger)

@@ -16,6 +16,7 @@ from app.assets import site_assets
 from app.errors import AppError
 from app.game_pages import GamePackages
 from app.i18n import LANGUAGES, Translator, negotiate
+from app.models import GameStatus
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 # The site's templates, then those a game packaged outside the repository brings.
@@ -171,7 +172,21 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
     # games/<game>.replay.html, extending replay.html; without one, replay.html's defaults.
     names = [f"games/{game.engine}.replay.html", "replay.html"]
     template = templates.env.select_template(names).name or "replay.html"
-    return render(request, template, game=game.engine, game_id=game.id, number=game.number)
+    # A finished game of an engine that reviews games offers its review (static/js/review.js).
+    engines = request.app.state.services.catalog
+    reviewable = (
+        game.engine in engines
+        and engines.engine(game.engine).reviewable
+        and game.status == GameStatus.OVER
+    )
+    return render(
+        request,
+        template,
+        game=game.engine,
+        game_id=game.id,
+        number=game.number,
+        reviewable=reviewable,
+    )
 
 
 @router.get("/leaderboard/{game}", response_class=HTMLResponse)

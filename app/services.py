@@ -23,6 +23,7 @@ from app.moves import MovePath
 from app.presence import Presence, Throttle
 from app.reads import Reads
 from app.replays import Replays
+from app.reviews import Reviews
 from app.seeks import Seeks
 from app.snapshots import Snapshots
 from app.store import Store
@@ -47,6 +48,7 @@ class Services:
     lifecycle: Lifecycle
     reads: Reads
     replays: Replays
+    reviews: Reviews
     verifier: Verifier
     presence_notices: Throttle
     admission: Admission
@@ -110,6 +112,7 @@ class Services:
             lifecycle=lifecycle,
             reads=Reads(store, moves, clock, catalog, snapshots, admission),
             replays=Replays(store, catalog, admission, settings.replays_mib * MIB),
+            reviews=Reviews(store, catalog, workers, clock, admission),
             verifier=Verifier(catalog, admission),
             presence_notices=Throttle(announce_presence),
             admission=admission,

@@ -14,7 +14,7 @@ import asyncio
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -33,6 +33,11 @@ def _computer_move(engine: AnyEngine, state: Mapping[str, Any]) -> dict[str, Any
     """In a worker: the computer's move for a stored state (the worker keeps its own
     board cache, so a game's later moves find its board ready)."""
     return engine.dump_move(engine.computer_move(engine.load_state(state)))
+
+
+def _review(engine: AnyEngine, state: Mapping[str, Any]) -> dict[str, Any]:
+    """In a worker: the review of a finished game's stored state (seconds of search)."""
+    return engine.review(engine.load_state(state))
 
 
 def _new_game(engine: AnyEngine, params: Any, seed: int) -> Any:
@@ -86,25 +91,42 @@ class EngineWorkers:
     def pool(self) -> ProcessPoolExecutor:
         return shared_pool(self.workers, self.engines, self.cache_budget)
 
-    async def _run(self, kind: str, job: Callable[..., T], *args: Any) -> T:
+    def _admit(self) -> None:
+        """Refuse with 429 ``busy`` when the queue is full."""
         if self.pending >= self.queue_limit:
             raise AppError(
                 AppCode.BUSY,
                 "the server is thinking for many games at once; try again in a moment",
                 headers={"Retry-After": "1"},
             )
+
+    async def _run(self, kind: str, job: Callable[..., T], *args: Any) -> T:
+        self._admit()
         self.pending += 1
+        return await self._run_admitted(kind, job, *args)
+
+    async def computer_move(self, engine: AnyEngine, state: Any) -> Any:
+        """The computer's move for ``state``, worked out in the pool."""
+        move = await self._run("computer_move", _computer_move, engine, engine.dump_state(state))
+        return engine.parse_move(move)
+
+    def start_review(
+        self, engine: AnyEngine, state: Mapping[str, Any]
+    ) -> Awaitable[dict[str, Any]]:
+        """A finished game's review (from its stored state), queued in the pool now:
+        429 ``busy`` at once when the queue is full, else the job's awaitable, which
+        holds its place in the queue until the job is done."""
+        self._admit()
+        self.pending += 1
+        return self._run_admitted("review", _review, engine, state)
+
+    async def _run_admitted(self, kind: str, job: Callable[..., T], *args: Any) -> T:
         started = time.perf_counter()
         try:
             return await asyncio.get_running_loop().run_in_executor(self.pool, job, *args)
         finally:
             self.pending -= 1
             ENGINE_JOB.labels(kind).observe(time.perf_counter() - started)
-
-    async def computer_move(self, engine: AnyEngine, state: Any) -> Any:
-        """The computer's move for ``state``, worked out in the pool."""
-        move = await self._run("computer_move", _computer_move, engine, engine.dump_state(state))
-        return engine.parse_move(move)
 
     async def new_game(self, engine: AnyEngine, params: Any, seed: int) -> Any:
         if not engine.costly_setup(params):

@@ -1,12 +1,13 @@
-"""Replay and verification routes: a game at any ply, and a submitted log judged again."""
+"""Replay, review and verification routes: a game at any ply, a finished game's review,
+and a submitted log judged again."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 
 from app.api.deps import PlayerId, Svc
 from app.errors import ANY_ROUTE, ENGINE_PARAMS, WRITE, documented
-from app.wire import Replay, Verified, VerifyRequest
+from app.wire import GameReview, Replay, Verified, VerifyRequest
 from engines.core.errors import AppCode
 
 router = APIRouter(prefix="/api", tags=["replays"], responses=documented(*ANY_ROUTE))
@@ -40,6 +41,46 @@ async def replay(
     """The game at ``ply`` as the caller sees it (hidden information stays hidden),
     rebuilt from its log: the view, and the events the move at that ply produced."""
     return await svc.replays.at(game_id, player_id, address_of(request), ply, timeline)
+
+
+REVIEW_CODES = (AppCode.GAME_NOT_FOUND, AppCode.NO_REVIEW, AppCode.REPLAY_FORBIDDEN)
+
+
+@router.post(
+    "/games/{game_id}/review",
+    response_model=GameReview,
+    response_model_exclude_none=True,
+    status_code=202,
+    responses={
+        200: {"model": GameReview, "description": "the review, done"},
+        **documented(
+            *REVIEW_CODES, AppCode.GAME_NOT_OVER, AppCode.RATE_LIMITED, AppCode.BUSY, *WRITE
+        ),
+    },
+)
+async def ask_review(
+    game_id: str, request: Request, response: Response, svc: Svc, player_id: PlayerId
+) -> GameReview:
+    """Asks for the review of a finished game the caller may replay (Triangles): 202
+    ``pending`` while the engine workers work it out (once per game), 200 with the review
+    once it is stored. 404 ``no_review`` for a game that has none."""
+    review = await svc.reviews.ask(game_id, player_id, address_of(request))
+    if review.status == "done":
+        response.status_code = 200
+    return review
+
+
+@router.get(
+    "/games/{game_id}/review",
+    response_model=GameReview,
+    response_model_exclude_none=True,
+    responses=documented(*REVIEW_CODES),
+)
+async def review(game_id: str, svc: Svc, player_id: PlayerId) -> GameReview:
+    """The review: ``pending``, or ``done`` with every move marked (``plies``) and each
+    seat's accuracy (``summary``); 404 ``no_review`` when none was asked (ask again with
+    POST: a review pending in a server that restarted is not remembered)."""
+    return await svc.reviews.get(game_id, player_id)
 
 
 @router.post(

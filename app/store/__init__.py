@@ -3,18 +3,22 @@
 One ``Store`` object serves the services; its queries are grouped by what they read and
 write, one module each (``games``: games, moves, dailies, players and records;
 ``history``: a player's own games; ``transfers``: device-transfer codes; ``ratings``:
-Glicko-2 ratings and the leaderboard; ``seeks``: the quick-pairing pool). A new group of
+Glicko-2 ratings and the leaderboard; ``seeks``: the quick-pairing pool; ``reviews``:
+finished games' reviews). A new group of
 queries is a class in its own module that ``Store`` inherits from.
 """
 
 from app.store.games import GameQueries, valid_id
 from app.store.history import HistoryQueries
 from app.store.ratings import RatingQueries
+from app.store.reviews import ReviewQueries
 from app.store.seeks import SeekQueries
 from app.store.transfers import TransferQueries
 
 
-class Store(GameQueries, HistoryQueries, TransferQueries, RatingQueries, SeekQueries):
+class Store(
+    GameQueries, HistoryQueries, TransferQueries, RatingQueries, SeekQueries, ReviewQueries
+):
     """The queries of every group; ``GameQueries`` holds the engine, sessions and the
     write transaction the others use."""
 

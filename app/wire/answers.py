@@ -153,6 +153,36 @@ class Replay(BaseModel):
     )
 
 
+class ReviewCounts(BaseModel):
+    best: int
+    good: int
+    inaccuracy: int
+    mistake: int
+    blunder: int
+
+
+class ReviewPly(BaseModel):
+    ply: int = Field(description="the ply of the move (as in the replay's timeline)")
+    seat: int
+    played: dict[str, Any] = Field(description="the move played (Triangles: `{a, b}`)")
+    best: dict[str, Any] = Field(description="the best move (the played one when it was)")
+    loss: float = Field(description="what the move gave away against the best one, in points")
+    verdict: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+    exact: bool = Field(description="valued by the exact solver, not estimated")
+
+
+class ReviewSeat(BaseModel):
+    seat: int
+    accuracy: float | None = Field(description="percent; null for a seat that never moved")
+    counts: ReviewCounts
+
+
+class GameReview(BaseModel):
+    status: Literal["pending", "done"]
+    plies: list[ReviewPly] | None = Field(default=None, description="once done")
+    summary: list[ReviewSeat] | None = Field(default=None, description="once done")
+
+
 class Verified(BaseModel):
     game: str
     number: str

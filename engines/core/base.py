@@ -137,6 +137,14 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
         """Default: no daily board."""
         return None
 
+    reviewable: bool = False
+    """Default: no review of a finished game (Triangles: every line marked, ``review``)."""
+
+    def review(self, state: StateT) -> dict[str, Any]:
+        """A finished game's review as JSON (``plies`` and ``summary``, see
+        docs/review.md). Default: no review; the server asks only a ``reviewable`` engine."""
+        raise NotImplementedError(f"{self.name} has no review")
+
     def daily_once(self, params: ParamsT) -> bool:
         """Default: no daily board, so nothing is played once only."""
         return False

@@ -68,6 +68,7 @@ class AppCode(StrEnum):
     BAD_CODE = "bad_code"  # a device-transfer code that is wrong, used or expired
     NO_RATINGS = "no_ratings"  # the game has no rated play
     SEEK_NOT_FOUND = "seek_not_found"  # no such seek of this player (or it expired)
+    NO_REVIEW = "no_review"  # no review asked for this game, or its game has none
     # --- 405 -------------------------------------------------------------------------
     METHOD_NOT_ALLOWED = "method_not_allowed"  # a route asked with a method it does not answer
     # --- 409: the game is not in a state that allows it ------------------------------
@@ -80,6 +81,7 @@ class AppCode(StrEnum):
     OPPONENT_PRESENT = "opponent_present"  # a win by absence claimed while they are here
     NO_REMATCH = "no_rematch"  # a rematch of a game without two players
     NOT_OVER = "not_over"  # a rematch of a game still running
+    GAME_NOT_OVER = "game_not_over"  # a review of a game still running
     NO_OFFER = "no_offer"  # accepting a rematch nobody offered
     TOO_MANY_WAITING = "too_many_waiting"  # too many open invitations of one player
     SEEK_PAIRED = "seek_paired"  # withdrawing a seek that became a game

@@ -274,6 +274,14 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
         """Keep what the engine caches in this process (boards) within ``budget`` bytes."""
         ...
 
+    reviewable: bool
+    """Whether ``review`` marks the moves of a finished game."""
+
+    def review(self, state: StateT) -> dict[str, Any]:
+        """A finished game's review: ``plies`` (each move against the best one) and
+        ``summary`` (per seat); CPU-heavy, the server runs it in its worker pool."""
+        ...
+
     def to_move(self, state: StateT) -> int | None:
         """The seat whose turn it is, or None when the game is over."""
         ...

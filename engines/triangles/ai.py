@@ -73,13 +73,13 @@ def hard(tactics: Tactics, rng: Rng, again: bool) -> Line:
     else:
         ranked = sorted(tactics.opens, key=lambda key: (tactics.opens[key], key))
         candidates = [split(key, n) for key in ranked[:OPENING_CANDIDATES]]
-    search = _Search(again, LOOKAHEAD_WORK // n)
+    search = Search(again, LOOKAHEAD_WORK // n)
     best_line = candidates[0]
     best_value = -INFINITY
     for line in candidates:
         try:
             value = search.value_after(tactics, line, best_value)
-        except _OutOfBudget:
+        except OutOfBudget:
             break  # keep the best line valued in full
         if value > best_value:
             best_line, best_value = line, value
@@ -94,11 +94,11 @@ def best_take(tactics: Tactics, again: bool) -> int:
     return max(sorted(takes), key=lambda key: (takes[key], sign * opens.get(key, 0)))
 
 
-class _OutOfBudget(Exception):
+class OutOfBudget(Exception):
     """The look-ahead has drawn as many lines as it may for this move."""
 
 
-class _Search:
+class Search:
     """Negamax with alpha-beta over the safe lines. Values are triangle differences
     for the player to move, counted from the position searched."""
 
@@ -111,7 +111,7 @@ class _Search:
         """Count one line drawn in the look-ahead; stop the search when none are left."""
         self.budget -= 1
         if self.budget < 0:
-            raise _OutOfBudget
+            raise OutOfBudget
 
     def value_after(self, tactics: Tactics, line: Line, alpha: int) -> int:
         """The mover's value of drawing ``line``, exact when it is above ``alpha``."""
@@ -144,7 +144,7 @@ class _Search:
         return result
 
 
-def playout(tactics: Tactics, again: bool, search: _Search | None = None) -> int:
+def playout(tactics: Tactics, again: bool, search: Search | None = None) -> int:
     """The triangle difference, for the player to move, of greedy play to the end.
 
     Both sides take the most triangles they can (preferring takes that open the fewest

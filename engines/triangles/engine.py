@@ -14,7 +14,8 @@ from engines.triangles.board import set_cache_budget
 from engines.triangles.clock import CONTROLS, LAG_MS
 from engines.triangles.moves import Claim, Line, Move, Resign, dump_move, parse_move
 from engines.triangles.params import COMPUTER_LEVELS, Params
-from engines.triangles.state import State, dump_state, footprint, load_state
+from engines.triangles.review import dump_review, review_lines
+from engines.triangles.state import SEATS, State, dump_state, footprint, load_state
 from engines.triangles.tactics import Tactics
 
 COSTLY_STARS = 60  # boards this large are built off the server's event loop
@@ -140,6 +141,13 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
 
     def to_move(self, state: State) -> int | None:
         return None if state.over else state.turn
+
+    reviewable = True
+
+    def review(self, state: State) -> dict[str, Any]:
+        """Every line of the game marked against the best one (``review.py``); a line's
+        ply is its place among the lines, as every log entry but the last is a line."""
+        return dump_review(review_lines(state.board, state.params.again, state.lines), SEATS)
 
     def computer_move(self, state: State) -> Move:
         """The computer's line for the seat to move, at the level of ``opponent``

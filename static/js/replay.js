@@ -9,13 +9,16 @@
  * body POST /api/verify takes). Navigation: first / previous / play-pause / next / last,
  * ← → Home End, the slider, the list, and the URL hash `#ply=N` (read on load, kept as the
  * ply changes). The stage says where it is in data-state ("loading" | "ready" | "error"),
- * data-ply and data-plies, for tests and tools.
+ * data-ply and data-plies, for tests and tools. A finished game of an engine that reviews
+ * games has a review panel (static/js/review.js): its marks in the list, the better line
+ * on the board; `?review=1` asks for the review at once (the end card's "Review").
  */
 
 import { api } from './core/api.js';
 import { errorText } from './core/errors.js';
 import { t } from './core/i18n.js';
 import { copyLink, el, pageConfig } from './core/ui.js';
+import { createReview } from './review.js';
 
 const AUTOPLAY_MS = 700;
 
@@ -26,7 +29,7 @@ const slider = $('replay-slider');
 const list = $('replay-list');
 const playButton = stage.querySelector('[data-action="play"]');
 const views = new Map(); // ply → replay answer
-const S = { board: null, ply: null, plies: 0, token: 0, playing: false, timer: 0, timeline: [] };
+const S = { board: null, review: null, ply: null, plies: 0, token: 0, playing: false, timer: 0, timeline: [] };
 
 const path = (ply, timeline) =>
   `/api/games/${encodeURIComponent(config.game_id)}/replay?${ply === null ? '' : `ply=${ply}&`}timeline=${timeline}`;
@@ -57,6 +60,7 @@ async function go(target, { forward = false } = {}) {
   S.board.show(data.view, data.events, forward && S.ply !== null && ply === S.ply + 1);
   S.ply = ply;
   render(data);
+  S.review?.show(ply);
   if (S.playing) schedule();
 }
 
@@ -82,7 +86,10 @@ function render(data) {
   const current = list.querySelector(`[data-ply="${ply}"]`);
   if (current) {
     current.setAttribute('aria-current', 'step');
-    if (list.scrollHeight > list.clientHeight) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+    if (list.scrollHeight > list.clientHeight) {
+      const offset = current.getBoundingClientRect().top - list.getBoundingClientRect().top; // whatever panels sit above
+      list.scrollTop += offset - list.clientHeight / 2;
+    }
   }
 }
 
@@ -176,6 +183,10 @@ async function boot() {
   views.set(first.ply, { ...first, timeline: null });
   fillList();
   offerDownload(first);
+  if (config.reviewable) {
+    S.review = createReview({ gameId: config.game_id, game: config.game, board: S.board, list, currentPly: () => S.ply });
+    S.review.start(new URLSearchParams(location.search).get('review') === '1');
+  }
   await go(hashPly() ?? 0);
 }
 

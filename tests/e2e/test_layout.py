@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from engines.core.replay import replay as fold_log
+from engines.triangles import ENGINE as TRIANGLES
 from tests.e2e.conftest import shot
 from tests.e2e.test_pairs import next_pair
 
@@ -237,6 +239,24 @@ def replay_pairs(page: Any) -> None:
 @case("replay-triangles")
 def replay_triangles(page: Any) -> None:
     replay_page(page, "triangles")
+
+
+@case("replay-triangles-review")
+def replay_triangles_review(page: Any) -> None:
+    """A reviewed Triangles game (a few lines each, then a resignation) at a marked ply."""
+    data = api(page, "POST", "/api/games",
+               {"game": "triangles", "params": {"opponent": "easy", "stars": 24}})
+    moves, version = f"/api/games/{data['id']}/moves", data["version"]
+    for _ in range(6):
+        log = api(page, "GET", f"/api/games/{data['id']}/log")
+        params = TRIANGLES.parse_params(log["params"])
+        line = TRIANGLES.computer_move(fold_log(TRIANGLES, params, log["seed"], log["moves"]))
+        answer = api(page, "POST", moves, {"version": version, "move": TRIANGLES.dump_move(line)})
+        version = answer["version"]
+    api(page, "POST", moves, {"version": version, "move": {"type": "resign"}})
+    page.goto(f"/replay/{data['id']}?review=1#ply=3")
+    expect(page.locator("#review")).to_have_attribute("data-review", "done", timeout=90_000)
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "3")
 
 
 @pytest.mark.parametrize("name", list(CASES))

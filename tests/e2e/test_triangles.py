@@ -310,11 +310,17 @@ def test_a_whole_game_against_the_easy_computer(
     if device == "desktop":
         cell = page.locator(f'#tri-stats tr[data-level="easy"] td[data-k="{key}"]')
         expect(cell).to_have_text("1")
+    expect(final.locator('[data-action="review"]')).to_have_text(EN["games.triangles.review.open"])
     shot(page, f"triangles-{device}-end")
     final.locator('[data-action="close"]').click()
     expect(page.locator('#tri-controls [data-action="result"]')).to_be_visible()
     shot(page, f"triangles-{device}-end-board")
     clean(page, problems)
+    # the end card's Review: the replay page, which asks for the game's review at once
+    page.locator('#tri-controls [data-action="result"]').click()
+    final.locator('[data-action="review"]').click()
+    expect(page).to_have_url(re.compile(r"/replay/[\w-]+\?review=1"))
+    expect(page.locator("#review")).to_have_attribute("data-review", "done", timeout=90_000)
 
 
 def through_pair(view: dict[str, Any]) -> tuple[int, int]:

@@ -8,6 +8,7 @@
  *   board.play(events, onStep)          → Promise: animates the events in order (line grows,
  *                                         its triangles fill from it); onStep(event) before each
  *   board.setPending({a, b, seat}|null) a line sent but not yet answered (dashed)
+ *   board.setHint({a, b, seat}|null)    the review's better line (dashed, with end rings)
  *   board.refuse({a, b, star?, line?})  flashes a refused line (and the star / line the server
  *                                         named as the reason), fading out
  *   board.select(i|null), board.selected
@@ -39,6 +40,7 @@ export function createBoard(container) {
     lines: [], // {a, b, seat, grow, flash}
     triangles: [], // {a, b, c, seat, fill, base:[a, b]}
     pending: null,
+    hint: null, // {a, b, seat}: the better line a review shows
     refused: null, // {a, b, star, line, alpha}
     selected: null,
     cursor: null,
@@ -215,6 +217,7 @@ export function createBoard(container) {
     setView,
     play,
     setPending,
+    setHint: (line) => change('hint', line),
     refuse,
     clearRefused,
     select: (i) => change('selected', i),

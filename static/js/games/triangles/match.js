@@ -63,6 +63,8 @@ export function finalAction(action) {
   } else if (action === 'again') {
     final.close();
     create({ kind: mode(), params: { ...session.params }, public: false });
+  } else if (action === 'review') {
+    location.assign(`/replay/${encodeURIComponent(session.id)}?review=1`); // the replay page asks for it
   } else if (action.startsWith('rematch-')) {
     rematchAction(action.slice('rematch-'.length)); // offer, accept, decline
   }

@@ -19,6 +19,7 @@ export function readColors(node) {
     focus: get('--focus', '#8fb8ff'),
     fillAlpha: Number(get('--tri-fill-alpha', '0.45')) || 0.45,
     hatch: get('--tri-hatch', 'rgba(255,255,255,0.35)'),
+    hint: get('--tri-hint-halo', 'rgba(0,0,0,0.45)'),
   };
 }
 

@@ -1,16 +1,20 @@
 /**
  * replay — the Triangles field as the replay page (static/js/replay.js) draws it: the
  * game's own board, each ply's lines and triangles from the server's view. The list entry
- * of a ply is its line (or resignation, claim) and the scores after it (the server's).
+ * of a ply is its line (or resignation, claim) and the scores after it (the server's). A
+ * review (static/js/review.js) has the board draw its better line dashed (`hint`).
  *
  *   const replay = createReplayBoard(box)
  *   replay.show(view, events, forward)
  *   replay.score(view) → text            replay.entry(step) → {label, value, seat}
+ *   replay.hint({a, b}|null, seat)       replay.moveLabel({a, b}) → text
+ *   replay.lossLabel(loss) → text        a review's loss, in triangles
  */
 
-import { formatNumber, t } from '../../core/i18n.js';
+import { formatNumber, plural, t } from '../../core/i18n.js';
 import { createBoard } from './board.js';
 
+const lineLabel = ({ a, b }) => t('replay.line', { a: a + 1, b: b + 1 });
 const scores = ([p1 = 0, p2 = 0]) => t('replay.scores', { p1: formatNumber(p1), p2: formatNumber(p2) });
 
 export function createReplayBoard(box) {
@@ -22,8 +26,13 @@ export function createReplayBoard(box) {
     score: (view) => scores(view.scores),
     entry(step) {
       const line = step.events.find((e) => e.type === 'line');
-      const label = line ? t('replay.line', { a: line.a + 1, b: line.b + 1 }) : t(`replay.move.${step.move?.type ?? 'tick'}`);
+      const label = line ? lineLabel(line) : t(`replay.move.${step.move?.type ?? 'tick'}`);
       return { label, value: scores(step.scores), seat: step.seat };
     },
+    hint(line, seat) {
+      board.setHint(line ? { a: line.a, b: line.b, seat } : null);
+    },
+    moveLabel: lineLabel,
+    lossLabel: (loss) => plural('games.triangles.review.loss', loss),
   };
 }

@@ -1,11 +1,11 @@
 /**
  * scene — one frame of the Triangles field, painted from the board's state (board.js):
  * the field, the filled triangles, the lines (the last one glowing), the pending line, a
- * refused line with the star or line in its way, the rubber band, the stars with the
+ * review's better line (hint), a refused line with the star or line in its way, the rubber band, the stars with the
  * selection, hover, snap and keyboard rings. It reads only what it is handed.
  *
  *   drawScene(ctx, s, fit, colors)   s: the board's state {view, lines, triangles, pending,
- *                                    refused, band, selected, hover, cursor, cursorVisible,
+ *                                    hint, refused, band, selected, hover, cursor, cursorVisible,
  *                                    activeSeat, last}; fit: {scale, ox, oy, r}
  *   fitField(view, width, height) → fit   the field scaled into the canvas, the star size
  *   starPoint(view, fit, i) → {x, y}      a star's position in CSS px
@@ -39,6 +39,7 @@ export function drawScene(ctx, s, fit, colors) {
   const lineWidth = Math.max(2.2, Math.min(3.4, fit.r * 0.62));
   for (const line of s.lines) drawLine(ctx, pen, line, lineWidth);
   if (s.pending) drawPending(ctx, pen, s.pending, lineWidth);
+  if (s.hint) drawHint(ctx, pen, s.hint, lineWidth);
   if (s.refused) drawRefused(ctx, pen, s.refused, lineWidth);
   if (s.band) drawBand(ctx, pen, s.band, lineWidth);
   drawStars(ctx, pen);
@@ -183,6 +184,30 @@ function drawPending(ctx, pen, line, width) {
   ctx.lineTo(pb.x, pb.y);
   ctx.stroke();
   ctx.restore();
+}
+
+/** The review's better line: dashed in its player's colour over a dark halo, its ends ringed. */
+function drawHint(ctx, pen, line, width) {
+  const { fit, colors, point } = pen;
+  const pa = point(line.a);
+  const pb = point(line.b);
+  const colour = colors.p[line.seat] ?? colors.hint;
+  ctx.save();
+  ctx.lineCap = 'round';
+  ctx.strokeStyle = colors.hint;
+  ctx.globalAlpha = 0.5;
+  ctx.lineWidth = width + 4;
+  ctx.beginPath();
+  ctx.moveTo(pa.x, pa.y);
+  ctx.lineTo(pb.x, pb.y);
+  ctx.stroke();
+  ctx.globalAlpha = 1;
+  ctx.setLineDash([width * 3, width * 2]);
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = width;
+  ctx.stroke();
+  ctx.restore();
+  for (const p of [pa, pb]) ring(ctx, p, fit.r + 6, colour, { width: 2 });
 }
 
 function drawRefused(ctx, pen, refused, width) {

@@ -1,0 +1,139 @@
+/**
+ * review — a finished game's review on the replay page (templates/replay.html shows its
+ * panel when the game's engine reviews games and the game is over). "Review" asks for it
+ * (POST /api/games/{id}/review: 202 pending, or 200 with it when stored); while pending the
+ * page asks again every POLL_MS (GET), and a review the server forgot (404 no_review: it
+ * restarted) is asked for again. Once done, each ply of the list is marked by its verdict
+ * (a colour and a symbol, SYMBOLS, with the verdict's words for screen readers), the board
+ * draws the better line of the current ply dashed (the game's replay board's optional
+ * `hint(move, seat)`; `moveLabel(move)` and `lossLabel(loss)` word them), and each seat gets
+ * its accuracy. Everything shown is the server's:
+ * verdicts, better lines, losses and accuracies. The panel says where it is in
+ * data-review ("none" | "pending" | "done" | "error"), for tests and tools.
+ *
+ *   const review = createReview({gameId, game, board, list, currentPly})
+ *   review.start(ask)   shows a stored review, or asks for one when `ask` (?review=1)
+ *   review.show(ply)    the verdict and the better line of that ply
+ */
+
+import { api } from './core/api.js';
+import { errorText } from './core/errors.js';
+import { formatNumber, t } from './core/i18n.js';
+import { el } from './core/ui.js';
+
+const POLL_MS = 1500;
+const MAX_REASKS = 3; // a review that keeps vanishing is an error, not a loop
+export const SYMBOLS = { best: '!', good: '✓', inaccuracy: '?!', mistake: '?', blunder: '??' };
+const SHOWN_COUNTS = ['blunder', 'mistake', 'inaccuracy'];
+
+export function createReview({ gameId, game, board, list, currentPly }) {
+  const $ = (id) => document.getElementById(id);
+  const panel = $('review');
+  const askButton = $('review-ask');
+  const note = $('review-note');
+  const path = `/api/games/${encodeURIComponent(gameId)}/review`;
+  const plies = new Map(); // ply → {seat, played, best, loss, verdict}
+  let timer = 0;
+  let reasks = 0;
+
+  function setState(state, text = '') {
+    panel.dataset.review = state;
+    askButton.hidden = state === 'done' || state === 'pending';
+    askButton.disabled = state === 'pending';
+    note.textContent = text;
+  }
+
+  async function call(method) {
+    clearTimeout(timer);
+    let answer;
+    try {
+      answer = await api(method, path);
+    } catch (error) {
+      if (error.code === 'no_review' && method === 'GET' && panel.dataset.review === 'pending' && reasks < MAX_REASKS) {
+        reasks += 1; // forgotten (the server restarted, or the job failed): ask again, a few times
+        return call('POST');
+      }
+      if (error.code === 'no_review' && panel.dataset.review !== 'pending') {
+        setState('none');
+        return;
+      }
+      setState('error', errorText(game, error));
+      return;
+    }
+    if (answer.status === 'done') {
+      apply(answer);
+      return;
+    }
+    setState('pending', t('replay.review.pending'));
+    timer = setTimeout(() => call('GET'), POLL_MS);
+  }
+
+  function apply(review) {
+    for (const step of review.plies) plies.set(step.ply, step);
+    for (const button of list.querySelectorAll('button[data-ply]')) {
+      const step = plies.get(Number(button.dataset.ply));
+      if (!step) continue;
+      button.classList.add('review-step', `review-step--${step.verdict}`);
+      button.append(
+        el('span', { class: 'review-mark', 'aria-hidden': 'true' }, SYMBOLS[step.verdict]),
+        el('span', { class: 'visually-hidden' }, t(`replay.review.verdict.${step.verdict}`)),
+      );
+    }
+    $('review-summary').replaceChildren(...review.summary.map(seatSummary));
+    setState('done');
+    show(currentPly());
+  }
+
+  function seatSummary({ seat, accuracy, counts }) {
+    const value = accuracy === null ? '–' : formatNumber(accuracy);
+    return el(
+      'div',
+      { class: 'review-seat', 'data-seat': String(seat) },
+      el('span', { class: `replay-seat replay-seat--${seat}`, 'aria-hidden': 'true' }),
+      el('span', { class: 'review-seat__name' }, t('replay.review.seat', { n: seat + 1 })),
+      el('b', { class: 'review-seat__accuracy', 'data-accuracy': String(accuracy) }, t('replay.review.accuracy', { value })),
+      el(
+        'span',
+        { class: 'review-seat__counts' },
+        ...SHOWN_COUNTS.map((verdict) =>
+          el(
+            'span',
+            { class: `review-count review-step--${verdict}`, title: t(`replay.review.verdict.${verdict}`) },
+            el('span', { class: 'review-mark', 'aria-hidden': 'true' }, SYMBOLS[verdict]),
+            el('span', { class: 'visually-hidden' }, t(`replay.review.verdict.${verdict}`)),
+            ` ${formatNumber(counts[verdict])}`,
+          ),
+        ),
+      ),
+    );
+  }
+
+  function show(ply) {
+    if (panel.dataset.review !== 'done') return;
+    const step = plies.get(ply);
+    const better = step && step.verdict !== 'best';
+    board.hint?.(better ? step.best : null, step?.seat ?? null);
+    if (!step) {
+      note.textContent = '';
+      return;
+    }
+    const verdict = t(`replay.review.verdict.${step.verdict}`);
+    note.textContent = better
+      ? t('replay.review.better', {
+          verdict,
+          loss: board.lossLabel?.(step.loss) ?? formatNumber(step.loss),
+          line: board.moveLabel?.(step.best) ?? '',
+        })
+      : verdict;
+  }
+
+  askButton.addEventListener('click', () => call('POST'));
+
+  return {
+    start(ask) {
+      setState('none');
+      call(ask ? 'POST' : 'GET');
+    },
+    show,
+  };
+}
