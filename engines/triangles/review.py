@@ -2,10 +2,12 @@
 
 For each line of the game (ply ``i`` is the game's ``i``-th line: every log entry of a
 Triangles game before its last is a line), the lines its player could have drawn are
-valued in triangles: the final triangle difference, from the mover's point of view, that
-the line leads to over the rest of the game. ``loss`` is how much less the played line
-is worth than the best one (never below 0), and the verdict follows from it
-(``VERDICTS``).
+valued by the final triangle difference, from the mover's point of view, that the line
+leads to over the rest of the game. ``loss`` is how many triangles the played line gives
+away against the best one: half the difference it loses, since a triangle that goes to
+the opponent instead of the mover moves the difference by two (a triangle that nobody can
+close any more moves it by one: half a triangle). Never below 0; the verdict follows from
+it (``VERDICTS``).
 
 - Exact: with at most ``solver.EXACT_LINES`` legal lines left, every legal line is
   valued by the exact solver (best play by both sides to the end).
@@ -52,7 +54,7 @@ class PlyReview:
     seat: int
     played: Line
     best: Line
-    loss: int
+    loss: float  # triangles given away: a multiple of 0.5
     verdict: str
     exact: bool
 
@@ -90,11 +92,12 @@ def review_lines(
         exact = tactics.position.legal_count() <= EXACT_LINES
         if exact:
             best, best_value = solver.best_line(tactics.position)
-            loss = best_value - solver.line_value(tactics.position, played)
+            given = best_value - solver.line_value(tactics.position, played)
         else:
             values = _estimates(tactics, played, again, solver)
             best = max(values, key=lambda line: values[line])  # the first of the best
-            loss = values[best] - values[played]
+            given = values[best] - values[played]
+        loss = given / 2  # the difference lost, in triangles given away
         if loss == 0:
             best = played
         reviews.append(PlyReview(ply, seat, played, best, loss, verdict(loss), exact))
