@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp
 
-from app import health, metrics, pages, ws
+from app import health, metrics, pages, pwa, ws
 from app.api import games as games_routes
 from app.api import me as me_routes
 from app.api import players as players_routes
@@ -150,6 +150,7 @@ def create_app(
     app.include_router(ratings_routes.router)
     app.include_router(seeks_routes.router)
     app.include_router(ws.router)
+    app.include_router(pwa.router)
     app.include_router(pages.router)
     app.mount("/static", StaticTree(site_assets()), name="static")
 
