@@ -20,7 +20,17 @@ from app.identity import COOKIE, CookieSigner
 from app.main import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLES = ("seeks", "transfers", "records", "ratings", "moves", "games", "daily", "players")
+TABLES = (
+    "push_subscriptions",
+    "seeks",
+    "transfers",
+    "records",
+    "ratings",
+    "moves",
+    "games",
+    "daily",
+    "players",
+)
 START_MS = 1_795_000_000_000  # 2026-11-18, a fixed server time for tests
 
 

@@ -3,18 +3,20 @@
 One ``Store`` object serves the services; its queries are grouped by what they read and
 write, one module each (``games``: games, moves, dailies, players and records;
 ``history``: a player's own games; ``transfers``: device-transfer codes; ``ratings``:
-Glicko-2 ratings and the leaderboard; ``seeks``: the quick-pairing pool). A new group of
-queries is a class in its own module that ``Store`` inherits from.
+Glicko-2 ratings and the leaderboard; ``seeks``: the quick-pairing pool; ``push``: Web
+Push subscriptions). A new group of queries is a class in its own module that ``Store``
+inherits from.
 """
 
 from app.store.games import GameQueries, valid_id
 from app.store.history import HistoryQueries
+from app.store.push import PushQueries
 from app.store.ratings import RatingQueries
 from app.store.seeks import SeekQueries
 from app.store.transfers import TransferQueries
 
 
-class Store(GameQueries, HistoryQueries, TransferQueries, RatingQueries, SeekQueries):
+class Store(GameQueries, HistoryQueries, TransferQueries, RatingQueries, SeekQueries, PushQueries):
     """The queries of every group; ``GameQueries`` holds the engine, sessions and the
     write transaction the others use."""
 

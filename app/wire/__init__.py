@@ -30,6 +30,8 @@ from app.wire.answers import (
     OpenGames,
     Outcome,
     PlayerKind,
+    PushKey,
+    PushSubscribed,
     RecordRow,
     Records,
     Rematch,
@@ -69,6 +71,9 @@ from app.wire.requests import (
     CreateGame,
     MoveRequest,
     NameRequest,
+    PushKeys,
+    PushSubscribe,
+    PushUnsubscribe,
     RematchRequest,
     SeekRequest,
     Strict,
@@ -77,6 +82,11 @@ from app.wire.requests import (
 )
 
 __all__ = [
+    "PushKey",
+    "PushKeys",
+    "PushSubscribe",
+    "PushSubscribed",
+    "PushUnsubscribe",
     "Leaderboard",
     "LeaderboardRow",
     "RatingChange",
