@@ -5,8 +5,10 @@ to keep: the cache's name (``nook-<assets version>``, so a deploy gets a cache o
 and the old one is deleted when the new worker takes over), the shell to precache (every
 content-hashed static file but the other languages' catalogs, and ``/offline``), and the
 player's language. It lives at the root, so its scope is the whole site without a
-``Service-Worker-Allowed`` header, and it is never cached by HTTP: a browser checks it on
-every navigation and a new deploy's bytes start the update (docs/pwa.md).
+``Service-Worker-Allowed`` header. A page registers ``/sw.js?lang=<its language>``, so
+a player who changes language gets a worker (and a cache) of that language. It is never
+cached by HTTP: a browser checks it on every navigation and a new deploy's bytes start
+the update (docs/pwa.md).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app import pages
 from app.assets import Assets, site_assets
-from app.i18n import Translator, negotiate
+from app.i18n import LANGUAGES, Translator, negotiate
 
 router = APIRouter(include_in_schema=False)
 
@@ -82,9 +84,14 @@ def shell(assets: Assets, lang: str) -> list[str]:
         if path.is_file() and not relative.startswith(("css/", "i18n/")):
             paths.add(relative)
     paths.discard(WORKER_SOURCE)
+    paths.add(f"i18n/{lang}.json")  # the whole catalog (the lobby's and /me's)
     catalogs = (f"i18n/{lang}.json", f"i18n/{lang}/")
     kept = sorted(p for p in paths if not p.startswith("i18n/") or p.startswith(catalogs))
-    return [OFFLINE_PATH, *(assets.url(path) for path in kept)]
+    return [offline_url(lang), *(assets.url(path) for path in kept)]
+
+
+def offline_url(lang: str) -> str:
+    return f"{OFFLINE_PATH}?lang={lang}"
 
 
 def worker_script(assets: Assets, lang: str) -> str:
@@ -93,7 +100,7 @@ def worker_script(assets: Assets, lang: str) -> str:
         "prefix": CACHE_PREFIX,
         "version": assets.version,
         "lang": lang,
-        "offline": OFFLINE_PATH,
+        "offline": offline_url(lang),
         "shell": shell(assets, lang),
     }
     source = (assets.directory / WORKER_SOURCE).read_text("utf-8")
@@ -112,15 +119,19 @@ async def web_manifest(request: Request) -> Response:
 
 
 @router.get("/sw.js")
-async def service_worker(request: Request) -> Response:
+async def service_worker(request: Request, lang: str | None = None) -> Response:
+    """The worker of the page's language (``?lang=``, which the page registers it with:
+    a new language is a new script, so the worker updates and keeps that catalog)."""
     return Response(
-        worker_script(site_assets(), language(request)),
+        worker_script(site_assets(), lang if lang in LANGUAGES else language(request)),
         media_type="text/javascript; charset=utf-8",
         headers={"cache-control": "no-cache, no-store", "vary": "cookie, accept-language"},
     )
 
 
 @router.get(OFFLINE_PATH, response_class=HTMLResponse)
-async def offline(request: Request) -> HTMLResponse:
-    """What the service worker shows for a page it has never kept, without a network."""
-    return pages.render(request, "offline.html", page_name="offline")
+async def offline(request: Request, lang: str | None = None) -> HTMLResponse:
+    """What the service worker shows for a page it has never kept, without a network (in
+    the language it asks for: the worker's)."""
+    chosen = lang if lang in LANGUAGES else None
+    return pages.render(request, "offline.html", lang=chosen, page_name="offline")

@@ -28,7 +28,22 @@ self.addEventListener('install', (event) => {
 self.addEventListener('message', (event) => {
   const data = event.data || {};
   if (data.type === 'activate' && data.version === CONFIG.version) self.skipWaiting();
+  if (data.type === 'keep' && typeof data.url === 'string') event.waitUntil(keep(data.url));
 });
+
+/** A page's new address (history.replaceState) kept like a visited page. */
+async function keep(address) {
+  const url = new URL(address);
+  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  try {
+    const response = await fetch(url.href, { credentials: 'same-origin' });
+    if (response.ok && response.headers.get('content-type')?.startsWith('text/html')) {
+      await (await caches.open(CONFIG.cache)).put(url.href, response);
+    }
+  } catch {
+    /* offline: kept on the next visit */
+  }
+}
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(
@@ -62,7 +77,7 @@ async function trimPages(cache) {
   const pages = (await cache.keys()).filter((request) => !new URL(request.url).pathname.startsWith('/static/'));
   const extra = pages.length - PAGES_KEPT;
   for (const request of pages.slice(0, Math.max(0, extra))) {
-    if (new URL(request.url).pathname !== CONFIG.offline) await cache.delete(request);
+    if (request.url !== new URL(CONFIG.offline, self.location.origin).href) await cache.delete(request);
   }
 }
 
