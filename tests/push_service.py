@@ -9,6 +9,7 @@ import json
 import os
 import queue
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -32,6 +33,7 @@ class Received:
     headers: dict[str, str]
     body: bytes
     status: int
+    at: float  # time.perf_counter() when it was answered
 
 
 @dataclass
@@ -61,20 +63,25 @@ class FakePushService:
         return False
 
 
-def start_push_service() -> FakePushService:
+def start_push_service(delay_s: float = 0.0) -> FakePushService:
+    """Serve on a free loopback port; each answer comes ``delay_s`` late (a slow service)."""
     service: FakePushService
 
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as push services do
+
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             length = int(self.headers.get("content-length", "0"))
             body = self.rfile.read(length)
             headers = {key.lower(): value for key, value in self.headers.items()}
             waiting = service.statuses.get(self.path)
             status = waiting.pop(0) if waiting else 201
+            if delay_s:
+                time.sleep(delay_s)
             self.send_response(status)
             self.send_header("content-length", "0")
             self.end_headers()
-            service.received.put(Received(self.path, headers, body, status))
+            service.received.put(Received(self.path, headers, body, status, time.perf_counter()))
 
         def log_message(self, *args: Any) -> None:
             pass

@@ -17,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
+from collections import OrderedDict
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -46,6 +48,55 @@ class PushFailed(Exception):
     """A send that may succeed later (a 5xx, a 429, a network error)."""
 
 
+class Connections:
+    """What sends reuse, shared by the sender's threads: a connection pool per push
+    service address (a phone's notices go to one host; a new TCP and TLS handshake for
+    each would cost more than the notice) and each audience's VAPID header, signed once
+    and reused for most of its life."""
+
+    POOLS = 64
+    REUSE_S = JWT_LIFE_S - 3600  # a header is re-signed an hour before its token expires
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pools: OrderedDict[tuple[str, str, int, str], urllib3.HTTPConnectionPool] = (
+            OrderedDict()
+        )
+        self.headers: dict[tuple[str, str], tuple[float, dict[str, str]]] = {}
+
+    def pool(self, scheme: str, address: str, port: int, host: str) -> urllib3.HTTPConnectionPool:
+        key = (scheme, address, port, host)
+        with self.lock:
+            pool = self.pools.pop(key, None)
+            if pool is None:
+                sizes: dict[str, Any] = {"timeout": TIMEOUT_S, "maxsize": CONCURRENT}
+                pool = (
+                    urllib3.HTTPSConnectionPool(
+                        address, port, server_hostname=host, assert_hostname=host, **sizes
+                    )
+                    if scheme == "https"
+                    else urllib3.HTTPConnectionPool(address, port, **sizes)
+                )
+            self.pools[key] = pool  # the most recently used last
+            while len(self.pools) > self.POOLS:
+                self.pools.popitem(last=False)[1].close()
+        return pool
+
+    def vapid(self, keys: VapidKeys, contact: str, audience: str) -> dict[str, str]:
+        now = time.time()
+        with self.lock:
+            kept = self.headers.get((contact, audience))
+            if kept is not None and kept[0] > now:
+                return kept[1]
+        claims = {"sub": contact, "aud": audience, "exp": int(now) + JWT_LIFE_S}
+        signed: dict[str, str] = keys.vapid.sign(claims)
+        with self.lock:
+            if len(self.headers) > 1024:
+                self.headers.clear()
+            self.headers[(contact, audience)] = (now + self.REUSE_S, signed)
+        return signed
+
+
 def post_notice(
     sub: Subscription,
     body: bytes,
@@ -53,40 +104,29 @@ def post_notice(
     keys: VapidKeys,
     contact: str,
     allow: frozenset[str],
+    connections: Connections,
 ) -> int:
     """Encrypt ``body`` for the subscription (RFC 8291, by pywebpush), sign a VAPID token
-    (RFC 8292, by py_vapid) and POST it to the endpoint's checked address. Blocking."""
+    (RFC 8292, by py_vapid) and POST it to the endpoint's checked address, following no
+    redirect. Blocking: called in a thread."""
     scheme, host, port = host_port(sub.endpoint)
     address = pinned(sub.endpoint, allow)
     info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
     encrypted = WebPusher(info).encode(body, "aes128gcm")["body"]
     parts = urlsplit(sub.endpoint)
-    claims = {
-        "sub": contact,
-        "aud": f"{scheme}://{parts.netloc}",
-        "exp": int(time.time()) + JWT_LIFE_S,
-    }
     sent_headers = {
         **headers,
-        **keys.vapid.sign(claims),
+        **connections.vapid(keys, contact, f"{scheme}://{parts.netloc}"),
         "Content-Encoding": "aes128gcm",
         "Content-Type": "application/octet-stream",
         "Host": parts.netloc,
     }
-    pool: urllib3.HTTPConnectionPool
-    if scheme == "https":
-        pool = urllib3.HTTPSConnectionPool(
-            address, port, server_hostname=host, assert_hostname=host, timeout=TIMEOUT_S
-        )
-    else:
-        pool = urllib3.HTTPConnectionPool(address, port, timeout=TIMEOUT_S)
     path = parts.path or "/"
     if parts.query:
         path += f"?{parts.query}"
-    with pool:
-        response = pool.urlopen(
-            "POST", path, body=encrypted, headers=sent_headers, redirect=False, retries=False
-        )
+    response = connections.pool(scheme, address, port, host).urlopen(
+        "POST", path, body=encrypted, headers=sent_headers, redirect=False, retries=False
+    )
     return int(response.status)
 
 
@@ -113,6 +153,7 @@ class PushNotices:
         self.sending = asyncio.Semaphore(CONCURRENT)
         self.tasks: set[asyncio.Task[None]] = set()
         self.dropped = 0
+        self.connections = Connections()
 
     @property
     def enabled(self) -> bool:
@@ -193,7 +234,14 @@ class PushNotices:
             try:
                 async with self.sending:  # a slow push service holds up notices, never moves
                     status = await asyncio.to_thread(
-                        post_notice, sub, body, headers, self.keys, self.contact, self.allow
+                        post_notice,
+                        sub,
+                        body,
+                        headers,
+                        self.keys,
+                        self.contact,
+                        self.allow,
+                        self.connections,
                     )
             except (BadEndpoint, WebPushException) as error:  # never sendable: forget it
                 log.warning("push subscription dropped: %s", error)
