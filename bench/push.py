@@ -32,14 +32,16 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from app.identity import COOKIE, CookieSigner  # noqa: E402
+import online  # noqa: E402  (bench/online.py: its match set-up)
+
 from app.push.keys import new_private_key  # noqa: E402
 from engines.triangles import ENGINE as TRIANGLES  # noqa: E402
 from tests.push_service import Browser, start_push_service  # noqa: E402
 from tests.servers import migrate, start_uvicorn, stop  # noqa: E402
 
-SECRET = "bench-secret"
+SECRET = online.SECRET
 MOVES_PER_MATCH = 16
 
 
@@ -58,25 +60,17 @@ def planned(raw_params: dict[str, Any], seed: int) -> list[tuple[int, dict[str, 
     return moves
 
 
-class Match:
-    def __init__(self, run: str, index: int) -> None:
-        signer = CookieSigner(SECRET)
-        ids = [f"p{run}{index}-{seat}-{os.getpid()}-".ljust(22, "0")[:22] for seat in (0, 1)]
-        self.cookies = [f"{COOKIE}={signer.sign(player)}" for player in ids]
-        self.id = ""
+class Match(online.Match):
+    """An online match (bench/online.py's), with the seat of each planned move."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
         self.moves: list[tuple[int, dict[str, Any]]] = []
 
     async def start(self, http: httpx.AsyncClient) -> None:
-        created = await http.post(
-            "/api/games",
-            json={"game": "triangles", "params": {"opponent": "online", "stars": 24}},
-            headers={"cookie": self.cookies[0]},
-        )
-        body = created.json()
-        self.id = body["id"]
-        joined = await http.post(f"/api/games/{self.id}/join", headers={"cookie": self.cookies[1]})
-        assert joined.status_code == 200, joined.text
-        self.moves = planned(body["params"], int(body["number"][:8]))
+        await self.create(http)
+        game = (await http.get(f"/api/games/{self.id}", headers={"cookie": self.cookies[0]})).json()
+        self.moves = planned(game["params"], int(game["number"][:8]))
 
     async def subscribe(self, http: httpx.AsyncClient, service: PushServiceProcess) -> None:
         for seat, cookie in enumerate(self.cookies):
@@ -137,7 +131,7 @@ def serve(delay_s: float, ready: Any, arrivals: Any) -> None:
 
 async def run(base_url: str, label: str, matches: int, service: PushServiceProcess | None) -> None:
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as http:
-        games = [Match(label[:1], i) for i in range(matches)]
+        games = [Match(i) for i in range(matches)]
         await asyncio.gather(*(game.start(http) for game in games))
         if service is not None:
             await asyncio.gather(*(game.subscribe(http, service) for game in games))

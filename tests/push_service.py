@@ -86,7 +86,11 @@ def start_push_service(delay_s: float = 0.0) -> FakePushService:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    class Server(ThreadingHTTPServer):
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            pass  # a client that drops its kept-alive connection is no news here
+
+    server = Server(("127.0.0.1", 0), Handler)
     service = FakePushService(server)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return service

@@ -38,7 +38,7 @@ from app.store.push import Subscription
 log = logging.getLogger("app.push")
 
 CONCURRENT = 8  # requests to push services in flight from one process
-MAX_SENDS = 1000  # sends waiting (for a turn, or to retry) in one process, at most
+MAX_SENDS = 4096  # sends waiting (for a turn, or to retry) in one process, at most
 TIMEOUT_S = 10.0
 GONE = (404, 410)
 JWT_LIFE_S = 12 * 3600
