@@ -360,3 +360,26 @@ def test_every_failure_is_retried_then_dropped_with_one_log_line(
     assert statuses == [503, 503, 503]
     lines = [r.getMessage() for r in caplog.records if r.name == "app.push"]
     assert len(lines) == 1 and "dropped after 3 attempts: status 503" in lines[0]
+
+
+def test_the_key_is_made_once_on_loopback_and_push_is_off_elsewhere(tmp_path: Any) -> None:
+    from app.push.keys import startup_vapid_key
+
+    settings = Settings(secret="x", vapid_key_file=tmp_path / "var" / "vapid")
+    assert startup_vapid_key(settings, "0.0.0.0") is None  # push off; the server starts
+    assert not (tmp_path / "var" / "vapid").exists()
+    made = startup_vapid_key(settings, "127.0.0.1")
+    assert made is not None and len(unb64url(made)) == 32
+    assert (tmp_path / "var" / "vapid").stat().st_mode & 0o777 == 0o600
+    assert startup_vapid_key(settings, "::1") == made  # kept, not made again
+    given = Settings(secret="x", vapid_private_key=VAPID, vapid_key_file=tmp_path / "other")
+    assert startup_vapid_key(given, "0.0.0.0") == VAPID
+
+
+def test_at_send_time_a_name_that_resolves_to_a_private_address_gets_nothing() -> None:
+    from app.push.endpoints import BadEndpoint, pinned
+
+    with pytest.raises(BadEndpoint, match="resolves to a non-public address"):
+        pinned("https://localhost/push/x", frozenset())  # admitted names are resolved again
+    assert pinned("http://127.0.0.1:9/push/x", frozenset({"127.0.0.1:9"})) == "127.0.0.1"
+    assert pinned("https://8.8.8.8/push/x", frozenset()) == "8.8.8.8"
