@@ -1,7 +1,9 @@
 """``python -m app``: serve with uvicorn on HOST:PORT (default 127.0.0.1:8000).
 
 Without SECRET, a loopback HOST gets a random secret made once in ``var/secret``; any
-other HOST refuses to start (exit status 1, one line naming SECRET).
+other HOST refuses to start (exit status 1, one line naming SECRET). Likewise without
+VAPID_PRIVATE_KEY a loopback HOST makes a push key once in ``var/vapid_private_key``; any
+other HOST starts with push notifications off (app/push/keys.py).
 
 SIGTERM (as docker, systemd and Kubernetes send it) drains the process rather than
 stopping it at once (README "Operating it"): ``/readyz`` answers 503 and every socket is
@@ -27,6 +29,7 @@ from app.config import MissingSecret, Settings, get_settings, startup_secret
 from app.drain import Drain
 from app.logs import configure as configure_logging
 from app.logs import logging_config
+from app.push.keys import startup_vapid_key
 
 # A proxy or load balancer that polls /readyz, or retries on a refused connection,
 # has this long to send new requests elsewhere before the listener closes.
@@ -94,6 +97,7 @@ def main() -> None:
         settings.secret = startup_secret(settings, host)
     except MissingSecret as error:
         sys.exit(f"error: {error}")
+    settings.vapid_private_key = startup_vapid_key(settings, host)  # None: push is off
     serve(settings, host, int(os.environ.get("PORT", "8000")))
 
 

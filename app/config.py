@@ -6,6 +6,7 @@ import ipaddress
 import os
 import secrets
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -108,6 +109,24 @@ class Settings(BaseSettings):
         default="127.0.0.1,::1",
         description="Addresses or networks (comma-separated) served /metrics; others get 404.",
     )
+    # Web Push (app/push/, docs/pwa.md): the VAPID private key (base64url of the raw
+    # 32-byte P-256 key, or of its DER); without it a loopback server makes one in
+    # VAPID_KEY_FILE, and a server on any other address has push off.
+    vapid_private_key: str | None = Field(default=None, repr=False)
+    vapid_key_file: Path = ROOT / "var" / "vapid_private_key"
+    push_contact: str = Field(
+        default="mailto:push@localhost",
+        description="The VAPID subject push services may write to: mailto: or https: URL.",
+    )
+    push_endpoint_allow: str = Field(
+        default="",
+        description="host:port pairs (comma-separated) admitted as push endpoints besides "
+        "public https hosts on port 443, over http too: for tests and private deployments.",
+    )
+    push_queue: int = Field(default=1000, ge=1)  # notices waiting to be sent, at most
+    limit_push_subscriptions_per_player: int = 10
+    limit_push_writes_per_player_min: int = 20
+    limit_push_writes_per_ip_min: int = 200
     log_format: Literal["text", "json"] = "text"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
 
@@ -143,6 +162,12 @@ class Settings(BaseSettings):
         )
 
     @property
+    def push_allowed_hosts(self) -> frozenset[str]:
+        return frozenset(
+            item.strip().lower() for item in self.push_endpoint_allow.split(",") if item.strip()
+        )
+
+    @property
     def is_sqlite(self) -> bool:
         return self.async_database_url.startswith("sqlite")
 
@@ -170,24 +195,26 @@ def startup_secret(settings: Settings, host: str) -> str:
             f"SECRET is not set and the server binds {host or 'every address'}: set SECRET "
             "to a long random value shared by every process of the site"
         )
-    return _local_secret(settings.secret_file)
+    return kept_once(settings.secret_file, lambda: secrets.token_urlsafe(48))
 
 
-def _local_secret(path: Path) -> str:
+def kept_once(path: Path, make: Callable[[], str]) -> str:
+    """The value kept in ``path``, made by ``make`` and written (mode 0600) by the first
+    process to ask; the others read it. A loopback server's secret and VAPID key."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         for _ in range(50):  # another process may be writing it right now
-            secret = path.read_text().strip()
-            if secret:
-                return secret
+            value = path.read_text().strip()
+            if value:
+                return value
             time.sleep(0.02)
-        raise MissingSecret(f"SECRET is not set and {path} is empty") from None
-    secret = secrets.token_urlsafe(48)
+        raise MissingSecret(f"{path} is empty: delete it, or set the value it holds") from None
+    value = make()
     with os.fdopen(fd, "w") as out:
-        out.write(secret + "\n")
-    return secret
+        out.write(value + "\n")
+    return value
 
 
 @lru_cache

@@ -40,6 +40,7 @@ STATUS: dict[str, int] = {
     AppCode.NO_RATINGS: 404,
     AppCode.SEEK_NOT_FOUND: 404,  # no such seek of this player (or it expired)
     AppCode.NO_REVIEW: 404,  # no review asked for this game, or its game has none
+    AppCode.PUSH_OFF: 404,  # no VAPID key: this server sends no push notifications
     AppCode.METHOD_NOT_ALLOWED: 405,
     # 409: the game is not in a state that allows it
     AppCode.STALE_VERSION: 409,
@@ -57,6 +58,7 @@ STATUS: dict[str, int] = {
     AppCode.TOO_MANY_WAITING: 409,
     AppCode.SEEK_PAIRED: 409,  # details.game_id: the game the seek became
     AppCode.NOTHING_TO_TRANSFER: 409,  # a transfer code asked for by a browser with no player yet
+    AppCode.TOO_MANY_SUBSCRIPTIONS: 409,  # a player's 11th push subscription; details: limit
     AppCode.TOO_LARGE: 413,
     # 422: well-formed, but not acceptable
     AppCode.INVALID_REQUEST: 422,
@@ -67,6 +69,7 @@ STATUS: dict[str, int] = {
     AppCode.BAD_PLY: 422,
     AppCode.ILLEGAL_LOG: 422,
     AppCode.BAD_POOL: 422,
+    AppCode.BAD_ENDPOINT: 422,  # a push endpoint the server will not send to; details: reason
     AppCode.RATE_LIMITED: 429,
     AppCode.BUSY: 429,
     AppCode.INTERNAL: 500,

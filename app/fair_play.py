@@ -43,7 +43,6 @@ class RatedAdmission:
         if finished < MIN_FINISHED:
             raise AppError(
                 AppCode.RATED_NEEDS_GAMES,
-                f"finish {MIN_FINISHED} games before you play rated ones "
-                f"({finished} so far)",
+                f"finish {MIN_FINISHED} games before you play rated ones ({finished} so far)",
                 details={"finished": finished, "needed": MIN_FINISHED},
             )

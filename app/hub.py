@@ -188,8 +188,11 @@ class RedisHub:
             # The move is committed already; other processes' watchers catch up when they
             # resume. One line per outage, not one per move.
             if not self._publish_failing:
-                log.error("redis publish failed (%s); moves reach other processes' "
-                          "sockets when it is back", exc)
+                log.error(
+                    "redis publish failed (%s); moves reach other processes' "
+                    "sockets when it is back",
+                    exc,
+                )
             self._publish_failing = True
             return
         HUB_PUBLISH.observe(time.perf_counter() - started)

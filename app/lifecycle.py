@@ -15,6 +15,7 @@ from app.hub import Hub
 from app.limits import Admission
 from app.models import COMPUTER, Game, GameStatus
 from app.moves import MovePath, Played
+from app.push.sender import PushNotices
 from app.snapshots import Snapshots, seats_of
 from app.store import Store
 from app.wire import CancelledFrame, JoinedFrame, Rematch, RematchFrame, Snapshot
@@ -36,7 +37,9 @@ class Lifecycle:
         snapshots: Snapshots,
         admission: Admission,
         workers: EngineWorkers,
+        notices: PushNotices,
     ) -> None:
+        self.notices = notices
         self.workers = workers
         self.admission = admission
         self.store = store
@@ -157,6 +160,7 @@ class Lifecycle:
             game = await self.store.game(game_id)
             players = await self.snapshots.players(game, engine)
             await self.hub.publish(game.id, JoinedFrame(version=game.version, players=players))
+            self.notices.others("joined", game, player_id)
         state = await self.workers.load(engine, game)
         self.moves.keep(game, state)
         return self.snapshots.snapshot(game, engine, state, player_id)
@@ -181,6 +185,7 @@ class Lifecycle:
         # The new board is built before the row is locked (it may take a while).
         candidate = await self._new_rematch(game_id) if action == "accept" else None
         async with self.store.locked_game(game_id) as (session, game):
+            previous = game.rematch
             offer = self._rematch_offer(game, player_id, action)
             if candidate is not None and offer.game_id is None:
                 rematch = self._new_row(
@@ -193,7 +198,11 @@ class Lifecycle:
                 session.add(rematch)
                 offer = offer.model_copy(update={"game_id": rematch.id})
             game.rematch = offer.model_dump(exclude_none=True)
+            # A new offer (not the same one again) is told to the opponent, once committed.
+            new_offer = action == "offer" and offer.game_id is None and game.rematch != previous
         await self.hub.publish(game_id, RematchFrame(rematch=offer))
+        if new_offer:
+            self.notices.others("rematch", game, player_id)
         return offer
 
     @staticmethod

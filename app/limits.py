@@ -320,6 +320,20 @@ class Admission:
             ),
         )
 
+    async def subscribing(self, player_id: str, address: str) -> None:
+        """Count a push subscription written or removed (each is a row write)."""
+        settings = self.settings
+        await self._count(
+            "push",
+            "notification changes",
+            self._player_and_address(
+                player_id,
+                address,
+                settings.limit_push_writes_per_player_min,
+                settings.limit_push_writes_per_ip_min,
+            ),
+        )
+
     async def replaying(self, player_id: str | None, address: str) -> None:
         """Count a replay that folds a log (a cached one costs nothing and is not counted)."""
         settings = self.settings

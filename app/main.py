@@ -17,10 +17,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp
 
-from app import health, metrics, pages, ws
+from app import health, metrics, pages, pwa, ws
 from app.api import games as games_routes
 from app.api import me as me_routes
 from app.api import players as players_routes
+from app.api import push as push_routes
 from app.api import ratings as ratings_routes
 from app.api import replays as replay_routes
 from app.api import seeks as seeks_routes
@@ -121,6 +122,7 @@ def create_app(
         slots = asyncio.create_task(limiter.renew_forever())
         flags = asyncio.create_task(services.flags.run_forever())
         collector = asyncio.create_task(collect_young_forever())
+        push = asyncio.create_task(services.push.run_forever())
         try:
             yield
         finally:
@@ -132,6 +134,8 @@ def create_app(
             renewal.cancel()
             slots.cancel()
             collector.cancel()
+            push.cancel()
+            await services.push.stop()
             services.presence_notices.cancel()
             await hub.stop()
             await readiness.close()
@@ -146,10 +150,12 @@ def create_app(
     app.include_router(games_routes.router)
     app.include_router(players_routes.router)
     app.include_router(me_routes.router)
+    app.include_router(push_routes.router)
     app.include_router(replay_routes.router)
     app.include_router(ratings_routes.router)
     app.include_router(seeks_routes.router)
     app.include_router(ws.router)
+    app.include_router(pwa.router)
     app.include_router(pages.router)
     app.mount("/static", StaticTree(site_assets()), name="static")
 

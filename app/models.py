@@ -1,5 +1,5 @@
-"""Tables: players, games, moves, records, daily, transfers, ratings, seeks, reviews.
-Alembic creates them (migrations/)."""
+"""Tables: players, games, moves, records, daily, transfers, ratings, seeks, reviews,
+push_subscriptions. Alembic creates them (migrations/)."""
 
 from __future__ import annotations
 
@@ -217,4 +217,22 @@ class Review(Base):
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     body: Mapped[dict[str, Any]] = mapped_column(Json)
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription for a player (``POST /api/me/push``): where to
+    send (``endpoint``, unique: keyed by its SHA-256), the keys that encrypt a notice for
+    that browser, which kinds of notice it wants, and the language of the page that
+    subscribed (the notices are written in it)."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (Index("ix_push_subscriptions_player", "player_id"),)
+
+    endpoint_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    endpoint: Mapped[str] = mapped_column(String(1024))
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    kinds: Mapped[list[str]] = mapped_column(Json)
+    lang: Mapped[str] = mapped_column(String(8))
     created_ms: Mapped[int] = mapped_column(BigInteger)

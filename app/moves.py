@@ -25,6 +25,7 @@ from app.limits import Admission
 from app.live import LiveGames
 from app.metrics import move_count, move_seconds
 from app.models import COMPUTER, Game, GameStatus
+from app.push.sender import PushNotices
 from app.snapshots import Snapshots, hub_views, outcome_of, seats_of, viewer_seat
 from app.store import Store
 from app.store.ratings import RatedEnd
@@ -85,7 +86,9 @@ class MovePath:
         claims: ClaimPolicy,
         workers: EngineWorkers,
         admission: Admission,
+        notices: PushNotices,
     ) -> None:
+        self.notices = notices
         self.workers = workers
         self.admission = admission
         self.commits = GroupCommit(store)
@@ -285,6 +288,9 @@ class MovePath:
                 server_ms=now - game.started_ms,
             ),
         )
+        movers = {entry.seat for entry in step.entries if entry.seat is not None}
+        if movers:  # after the commit, never waiting: a notice is only queued
+            self.notices.moved(game, engine, step.state, movers)
         return game, step.state
 
 

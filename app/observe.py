@@ -103,7 +103,7 @@ class RequestObserver:
             if access.isEnabledFor(level):
                 access.log(
                     level,
-                    '%s %s %d %.1f ms',
+                    "%s %s %d %.1f ms",
                     scope["method"],
                     path,
                     status,

@@ -46,12 +46,13 @@ def render(
     template: str,
     status: int = 200,
     template_only: dict[str, Any] | None = None,
+    lang: str | None = None,
     **page: Any,
 ) -> HTMLResponse:
     """A page: ``page`` goes to the template and to the page's script (its JSON);
-    ``template_only`` to the template alone."""
+    ``template_only`` to the template alone. Its language is ``lang``, or the player's."""
     know_games(request)
-    lang = negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))
+    lang = lang or negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))
     context = {
         "lang": lang,
         "languages": LANGUAGES,

@@ -21,6 +21,8 @@ from app.limits import Admission, Limiter
 from app.live import LiveGames
 from app.moves import MovePath
 from app.presence import Presence, Throttle
+from app.push.keys import vapid_keys
+from app.push.sender import PushNotices
 from app.reads import Reads
 from app.replays import Replays
 from app.reviews import Reviews
@@ -56,6 +58,7 @@ class Services:
     transfers: Transfers
     flags: FlagSweeper
     seeks: Seeks
+    push: PushNotices
 
     @classmethod
     def build(
@@ -89,6 +92,15 @@ class Services:
         workers = EngineWorkers(
             settings.engine_workers, settings.engine_queue, tuple(engines.values()), board_budget
         )
+        push = PushNotices(
+            store,
+            presence,
+            clock,
+            vapid_keys(settings),
+            settings.push_contact,
+            settings.push_allowed_hosts,
+            settings.push_queue,
+        )
         moves = MovePath(
             store,
             LiveGames(catalog, settings.live_games_mib * MIB),
@@ -99,8 +111,11 @@ class Services:
             ClaimPolicy(presence, clock),
             workers,
             admission,
+            push,
         )
-        lifecycle = Lifecycle(store, moves, hub, clock, catalog, snapshots, admission, workers)
+        lifecycle = Lifecycle(
+            store, moves, hub, clock, catalog, snapshots, admission, workers, push
+        )
         return cls(
             catalog=catalog,
             store=store,
@@ -120,4 +135,5 @@ class Services:
             transfers=Transfers(store, clock, admission),
             flags=FlagSweeper(store, moves, clock),
             seeks=Seeks(store, hub, clock, catalog, admission, lifecycle, settings),
+            push=push,
         )

@@ -21,7 +21,16 @@ from app.main import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = (
-    "seeks", "transfers", "records", "ratings", "reviews", "moves", "games", "daily", "players"
+    "push_subscriptions",
+    "seeks",
+    "transfers",
+    "records",
+    "ratings",
+    "reviews",
+    "moves",
+    "games",
+    "daily",
+    "players",
 )
 START_MS = 1_795_000_000_000  # 2026-11-18, a fixed server time for tests
 

@@ -4,12 +4,13 @@ One ``Store`` object serves the services; its queries are grouped by what they r
 write, one module each (``games``: games, moves, dailies, players and records;
 ``history``: a player's own games; ``transfers``: device-transfer codes; ``ratings``:
 Glicko-2 ratings and the leaderboard; ``seeks``: the quick-pairing pool; ``reviews``:
-finished games' reviews). A new group of
-queries is a class in its own module that ``Store`` inherits from.
+finished games' reviews; ``push``: Web Push subscriptions). A new group of queries is a
+class in its own module that ``Store`` inherits from.
 """
 
 from app.store.games import GameQueries, valid_id
 from app.store.history import HistoryQueries
+from app.store.push import PushQueries
 from app.store.ratings import RatingQueries
 from app.store.reviews import ReviewQueries
 from app.store.seeks import SeekQueries
@@ -17,7 +18,13 @@ from app.store.transfers import TransferQueries
 
 
 class Store(
-    GameQueries, HistoryQueries, TransferQueries, RatingQueries, SeekQueries, ReviewQueries
+    GameQueries,
+    HistoryQueries,
+    TransferQueries,
+    RatingQueries,
+    SeekQueries,
+    ReviewQueries,
+    PushQueries,
 ):
     """The queries of every group; ``GameQueries`` holds the engine, sessions and the
     write transaction the others use."""

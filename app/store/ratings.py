@@ -177,9 +177,7 @@ class RatingQueries:
                 finished += int(await session.scalar(select(func.count()).select_from(mine)) or 0)
         return name, min(finished, enough)
 
-    async def ratings(
-        self, engine: str, pool: str, player_ids: Sequence[str]
-    ) -> dict[str, float]:
+    async def ratings(self, engine: str, pool: str, player_ids: Sequence[str]) -> dict[str, float]:
         if not player_ids:
             return {}
         async with self.sessions() as session:

@@ -149,9 +149,7 @@ class SeekQueries:
                     return None
             waiting = (
                 await session.scalars(
-                    _open_like(seek, now_ms)
-                    .limit(SWEEP)
-                    .with_for_update(skip_locked=True)
+                    _open_like(seek, now_ms).limit(SWEEP).with_for_update(skip_locked=True)
                 )
             ).all()
             pairs: list[tuple[Seek, Seek, Game]] = []

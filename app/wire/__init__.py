@@ -31,6 +31,8 @@ from app.wire.answers import (
     OpenGames,
     Outcome,
     PlayerKind,
+    PushKey,
+    PushSubscribed,
     RecordRow,
     Records,
     Rematch,
@@ -70,6 +72,9 @@ from app.wire.requests import (
     CreateGame,
     MoveRequest,
     NameRequest,
+    PushKeys,
+    PushSubscribe,
+    PushUnsubscribe,
     RematchRequest,
     SeekRequest,
     Strict,
@@ -78,6 +83,11 @@ from app.wire.requests import (
 )
 
 __all__ = [
+    "PushKey",
+    "PushKeys",
+    "PushSubscribe",
+    "PushSubscribed",
+    "PushUnsubscribe",
     "Leaderboard",
     "LeaderboardRow",
     "RatingChange",

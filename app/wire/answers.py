@@ -216,6 +216,16 @@ class Me(BaseModel):
     name: str | None
 
 
+class PushKey(BaseModel):
+    public_key: str = Field(
+        description="the VAPID public key: base64url of the uncompressed P-256 point"
+    )
+
+
+class PushSubscribed(BaseModel):
+    kinds: list[str]
+
+
 class RecordRow(BaseModel):
     game: str
     key: str

@@ -73,3 +73,24 @@ class SeekRequest(Strict):
 
     clock: StrictStr = Field(max_length=12, description="a time control of the catalog")
     rated: StrictBool = False
+
+
+class PushKeys(Strict):
+    """The browser's keys of a push subscription (``PushSubscription.toJSON().keys``):
+    its P-256 public key (65 bytes, uncompressed) and its 16-byte auth secret, base64url."""
+
+    p256dh: StrictStr = Field(min_length=86, max_length=88, pattern=r"^[A-Za-z0-9_-]+=*$")
+    auth: StrictStr = Field(min_length=22, max_length=24, pattern=r"^[A-Za-z0-9_-]+=*$")
+
+
+class PushSubscribe(Strict):
+    """``POST /api/me/push``: where this browser's push service takes notices, and which
+    kinds the player wants on it."""
+
+    endpoint: StrictStr = Field(max_length=1024)
+    keys: PushKeys
+    kinds: list[Literal["your_turn", "joined", "rematch"]] = Field(min_length=1, max_length=3)
+
+
+class PushUnsubscribe(Strict):
+    endpoint: StrictStr = Field(max_length=1024)

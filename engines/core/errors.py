@@ -69,6 +69,7 @@ class AppCode(StrEnum):
     NO_RATINGS = "no_ratings"  # the game has no rated play
     SEEK_NOT_FOUND = "seek_not_found"  # no such seek of this player (or it expired)
     NO_REVIEW = "no_review"  # no review asked for this game, or its game has none
+    PUSH_OFF = "push_off"  # push notifications are not set up on this server
     # --- 405 -------------------------------------------------------------------------
     METHOD_NOT_ALLOWED = "method_not_allowed"  # a route asked with a method it does not answer
     # --- 409: the game is not in a state that allows it ------------------------------
@@ -86,6 +87,7 @@ class AppCode(StrEnum):
     TOO_MANY_WAITING = "too_many_waiting"  # too many open invitations of one player
     SEEK_PAIRED = "seek_paired"  # withdrawing a seek that became a game
     NOTHING_TO_TRANSFER = "nothing_to_transfer"  # a transfer code for a browser with no player
+    TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"  # an 11th push subscription of a player
     # --- 413 -------------------------------------------------------------------------
     TOO_LARGE = "too_large"  # a request body over its limit
     # --- 422: well formed, but not acceptable ----------------------------------------
@@ -96,6 +98,7 @@ class AppCode(StrEnum):
     BAD_PLY = "bad_ply"  # a replay position outside the game
     ILLEGAL_LOG = "illegal_log"  # a log sent for verification holds a refused move
     BAD_POOL = "bad_pool"  # a ratings pool that is no clock of the game
+    BAD_ENDPOINT = "bad_endpoint"  # a push endpoint that is not https on a public host
     # --- 429: later ------------------------------------------------------------------
     RATE_LIMITED = "rate_limited"  # too many requests or messages; Retry-After says when
     BUSY = "busy"  # the engine workers are all busy

@@ -12,6 +12,7 @@ import { initNameForm } from './core/name-form.js';
 import { formatNumber, has, lang, plural, t } from './core/i18n.js';
 import { levelWords, variantWords } from './core/variant.js';
 import { el } from './core/ui.js';
+import { initNotify } from './me/notify.js';
 import { initTransfer } from './me/transfer.js';
 
 const PAGE = 10;
@@ -173,5 +174,6 @@ initTransfer({
     await loadAll();
   },
 });
+initNotify();
 await catalogReady;
 loadAll();

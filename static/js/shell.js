@@ -7,10 +7,12 @@ import { initLanguageSwitch, t } from './core/i18n.js';
 import { initSoundToggle } from './core/sound.js';
 import { currentTheme, initTheme } from './core/theme.js';
 import { toast } from './core/ui.js';
+import { registerWorker } from './core/worker.js';
 
 initTheme();
 initLanguageSwitch();
 initSoundToggle();
+registerWorker();
 
 document.addEventListener('themetoggled', () => {
   toast(t('site.theme.changed', { name: t(`site.theme.${currentTheme()}`) }), { ms: 1600 });

@@ -59,7 +59,9 @@ export class GamePage {
   constructor(game, hooks) {
     this.game = game;
     this.hooks = hooks;
-    this.session = new Session(game, { adopt: hooks.adopt, connection: hooks.connection, play: hooks.play });
+    this.session = new Session(game, {
+      adopt: hooks.adopt, connection: (state) => this.connected(state), play: hooks.play,
+    });
     this.store = this.session.store;
     this.config = pageConfig();
     this.catalog = this.config.catalog ?? null; // the catalog entry came with the page
@@ -68,6 +70,13 @@ export class GamePage {
 
   get online() {
     return this.session.online;
+  }
+
+  connected(state) {
+    this.hooks.connection?.(state);
+    // A page opened without a network (from the service worker's copy) could open no
+    // game: once the server answers again, the page loads afresh and opens it.
+    if (state === 'online' && this.bootedOffline) location.reload();
   }
 
   /* ------------------------------------------------------------------ boot ----- */
@@ -84,6 +93,7 @@ export class GamePage {
       else if (!(await this.resume())) await this.createOrThrow(routes.body?.() ?? {}, how);
     } catch (error) {
       if (how === 'game' && error.status === 404) this.forget(cfg.game_id); // gone for good
+      this.bootedOffline = error.status === 0 && error.code === 'network';
       this.hooks.failed(error, how);
     }
   }

@@ -1,0 +1,141 @@
+/**
+ * sw — the service worker, served as /sw.js (app/pwa.py puts `self.NOOK` before this:
+ * {cache, prefix, version, lang, offline, shell}).
+ *
+ * - install: the shell (every content-hashed static file of the player's language and the
+ *   offline page) goes into one cache named after the assets' version, all or nothing.
+ * - activate: every other cache of ours is deleted, so two versions never meet.
+ *   A new worker waits until a page of its own version asks it to take over
+ *   ({type: "activate", version}), so a page loaded from the old files keeps them.
+ * - fetch: /static/v/<hash>/… cache first (the URL never changes content); pages network
+ *   first, kept in the version's cache, the kept copy when the network fails, else the
+ *   offline page; /api/ and /ws/ never touch the cache.
+ * - push: shows the notice; a tap focuses a tab of that game or opens its url.
+ */
+
+const CONFIG = self.NOOK;
+const HASHED = '/static/v/';
+const PAGES_KEPT = 60; // pages kept for offline use, the oldest dropped first
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches.open(CONFIG.cache).then((cache) =>
+      cache.addAll(CONFIG.shell.map((url) => new Request(url, { cache: 'reload', credentials: 'same-origin' }))),
+    ),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  const data = event.data || {};
+  if (data.type === 'activate' && data.version === CONFIG.version) self.skipWaiting();
+  if (data.type === 'keep' && typeof data.url === 'string') event.waitUntil(keep(data.url));
+});
+
+/** A page's new address (history.replaceState) kept like a visited page. */
+async function keep(address) {
+  const url = new URL(address);
+  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  try {
+    const response = await fetch(url.href, { credentials: 'same-origin' });
+    if (response.ok && response.headers.get('content-type')?.startsWith('text/html')) {
+      await (await caches.open(CONFIG.cache)).put(url.href, response);
+    }
+  } catch {
+    /* offline: kept on the next visit */
+  }
+}
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      const names = await caches.keys();
+      await Promise.all(
+        names.filter((name) => name.startsWith(CONFIG.prefix) && name !== CONFIG.cache).map((name) => caches.delete(name)),
+      );
+      await self.clients.claim();
+      // The pages open now are of this version (one asked for it): keep them for offline.
+      const cache = await caches.open(CONFIG.cache);
+      const tabs = await self.clients.matchAll({ type: 'window' });
+      await Promise.all(tabs.map((tab) => cache.add(tab.url).catch(() => undefined)));
+    })(),
+  );
+});
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CONFIG.cache);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  // Only this version's files: an older page's leftovers would mix two versions later.
+  if (response.ok && request.url.includes(`${HASHED}${CONFIG.version}/`)) {
+    await cache.put(request, response.clone());
+  }
+  return response;
+}
+
+async function trimPages(cache) {
+  const pages = (await cache.keys()).filter((request) => !new URL(request.url).pathname.startsWith('/static/'));
+  const extra = pages.length - PAGES_KEPT;
+  for (const request of pages.slice(0, Math.max(0, extra))) {
+    if (request.url !== new URL(CONFIG.offline, self.location.origin).href) await cache.delete(request);
+  }
+}
+
+async function networkFirst(request) {
+  const cache = await caches.open(CONFIG.cache);
+  try {
+    const response = await fetch(request);
+    if (response.ok) {
+      await cache.put(request, response.clone());
+      await trimPages(cache);
+    }
+    return response;
+  } catch (error) {
+    const kept = (await cache.match(request, { ignoreVary: true })) || (await cache.match(CONFIG.offline));
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/ws/')) return;
+  if (url.pathname.startsWith(HASHED)) event.respondWith(cacheFirst(request));
+  else if (request.mode === 'navigate') event.respondWith(networkFirst(request));
+});
+
+/* ------------------------------------------------------------------ push --------- */
+
+self.addEventListener('push', (event) => {
+  let notice = {};
+  try {
+    notice = event.data ? event.data.json() : {};
+  } catch {
+    return;
+  }
+  event.waitUntil(
+    self.registration.showNotification(notice.title || '', {
+      body: notice.body || '',
+      tag: notice.game_id || notice.type,
+      renotify: true,
+      icon: CONFIG.shell.find((url) => url.endsWith('/icons/icon-192.png')),
+      data: { url: notice.url || '/', game_id: notice.game_id },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const { url } = event.notification.data || {};
+  event.waitUntil(
+    (async () => {
+      const target = new URL(url || '/', self.location.origin);
+      const tabs = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = tabs.find((tab) => new URL(tab.url).pathname === target.pathname);
+      if (open) return open.focus();
+      return self.clients.openWindow(target.href);
+    })(),
+  );
+});

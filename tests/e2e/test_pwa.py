@@ -1,0 +1,242 @@
+"""The installable app (app/pwa.py, static/js/sw.js): every page links the manifest and
+Chromium finds nothing missing to install the lobby; the service worker takes control
+and precaches the shell; a page visited before reloads without a network and shows the
+offline state, then resumes; a page never visited shows the offline page in the player's
+language; a deploy's new version replaces the old and deletes its cache; /me asks for
+notifications only when a switch is turned on and says so when the browser refuses.
+
+The module runs its own server (``python -m app`` on a fixed port: a service worker
+belongs to one origin, and the deploy test restarts the server on the same one)."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, settle
+from tests.servers import free_port, migrate, start_app, stop
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path("/tmp/pwa-shots")
+DEPLOY_PROBE = ROOT / "static" / "deploy-probe.txt"
+VERSION_OF_PAGE = "() => document.querySelector('link[rel=stylesheet]').href.split('/')[5]"
+CONTROLLED = "() => navigator.serviceWorker.controller !== null"
+CACHES = "() => caches.keys()"
+# Waits (on the page, up to 20 s) until the caches are exactly [name]; returns them.
+ONLY_CACHE = """async (name) => {
+  const until = Date.now() + 20000;
+  for (;;) {
+    const keys = await caches.keys();
+    if ((keys.length === 1 && keys[0] === name) || Date.now() > until) return keys;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}"""
+
+
+@dataclass
+class Server:
+    env: dict[str, str]
+    log: Path
+    port: int
+    process: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.process, _ = start_app(self.env, self.log, self.port)
+
+    def stop(self) -> None:
+        stop(self.process)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("pwa")
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'pwa.sqlite3'}",
+        "SECRET": "pwa-" + secrets.token_hex(16),
+        "VAPID_KEY_FILE": str(folder / "vapid"),
+    }
+    env.pop("REDIS_URL", None)
+    migrate(env)
+    running = Server(env, folder / "server.log", free_port())
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+        DEPLOY_PROBE.unlink(missing_ok=True)
+
+
+def context_for(browser: Any, server: Server, lang: str = "en", phone: bool = True) -> Any:
+    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
+    return browser.new_context(
+        base_url=server.url,
+        viewport=size,
+        device_scale_factor=3 if phone else 1,
+        is_mobile=phone,
+        has_touch=phone,
+        locale={"en": "en-US", "ru": "ru-RU", "fr": "fr-FR"}[lang],
+    )
+
+
+def controlled_page(context: Any, path: str) -> Any:
+    """A page at ``path`` once the service worker controls it (its first visit installs
+    the worker, which then claims the page)."""
+    page = context.new_page()
+    page.goto(path)
+    page.wait_for_function(CONTROLLED, timeout=20_000)
+    return page
+
+
+def test_the_lobby_links_the_manifest_and_is_installable(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        # A profile of its own: Chromium does not install from an incognito window.
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        page = controlled_page(context, f"{server.url}/")
+        assert page.get_attribute("link[rel=manifest]", "href") == "/manifest.webmanifest"
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors") == {"installabilityErrors": []}
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"] == f"{server.url}/manifest.webmanifest"
+        assert manifest["errors"] == []
+        context.close()
+
+
+@pytest.mark.parametrize("path", ["/me", "/play/triangles", "/leaderboard/triangles"])
+def test_every_page_links_the_manifest(browser: Any, server: Server, path: str) -> None:
+    context = context_for(browser, server, phone=False)
+    page = context.new_page()
+    page.goto(path)
+    assert page.get_attribute("link[rel=manifest]", "href") == "/manifest.webmanifest"
+    context.close()
+
+
+def test_the_worker_takes_control_and_precaches_the_shell_of_the_players_language(
+    browser: Any, server: Server
+) -> None:
+    context = context_for(browser, server, lang="fr")
+    page = controlled_page(context, "/")
+    version = page.evaluate(VERSION_OF_PAGE)
+    assert page.evaluate(CACHES) == [f"nook-{version}"]
+    kept = page.evaluate(
+        """async (name) => (await (await caches.open(name)).keys())
+             .map((request) => { const url = new URL(request.url);
+                                 return url.pathname + url.search; })""",
+        f"nook-{version}",
+    )
+    assert "/offline?lang=fr" in kept
+    assert f"/static/v/{version}/i18n/fr.json" in kept
+    assert f"/static/v/{version}/js/shell.js" in kept
+    assert not any("/i18n/ru" in path or "/i18n/en" in path for path in kept)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "fr"])
+def test_a_page_visited_before_reloads_offline_in_the_offline_state_then_resumes(
+    browser: Any, server: Server, lang: str
+) -> None:
+    context = context_for(browser, server, lang=lang)
+    page = controlled_page(context, "/play/pairs")
+    expect(page.locator("#pairs")).to_have_attribute("data-state", re.compile("playing"))
+    context.set_offline(True)
+    page.reload()
+    body = page.locator("body")
+    expect(page.locator("#pairs")).to_be_attached()
+    expect(body).to_have_attribute("data-connection", "offline", timeout=15_000)
+    expect(page.locator("#connection-banner")).to_be_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    settle(page)
+    page.screenshot(path=str(SHOTS / f"offline-reload-{lang}.png"))
+    context.set_offline(False)
+    expect(body).to_have_attribute("data-connection", "online", timeout=20_000)
+    expect(page.locator("#pairs")).to_have_attribute("data-state", re.compile("playing"))
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading"), [("ru", "Нет подключения к сети"), ("fr", "Vous êtes hors ligne")]
+)
+def test_a_page_never_visited_shows_the_offline_page_in_the_players_language(
+    browser: Any, server: Server, lang: str, heading: str
+) -> None:
+    context = context_for(browser, server, lang=lang)
+    controlled_page(context, "/")
+    page = context.new_page()
+    context.set_offline(True)
+    page.goto("/leaderboard/triangles")
+    expect(page.locator("h1")).to_have_text(heading)
+    expect(page.locator("body")).to_have_attribute("data-connection", "offline")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    settle(page)
+    page.screenshot(path=str(SHOTS / f"offline-page-{lang}.png"))
+    context.set_offline(False)  # the page asked for loads by itself once the network is back
+    expect(page.locator("h1")).not_to_have_text(heading, timeout=15_000)
+    expect(page).to_have_url(re.compile("/leaderboard/triangles$"))
+    context.close()
+
+
+def test_notifications_ask_only_when_turned_on_and_say_when_refused(
+    browser: Any, server: Server
+) -> None:
+    context = context_for(browser, server, phone=False)
+    asked: list[str] = []
+    context.expose_function("noteAsked", lambda: asked.append("asked"))
+    context.add_init_script(
+        """const ask = Notification.requestPermission.bind(Notification);
+        Notification.requestPermission = () => { window.noteAsked(); return ask(); };"""
+    )
+    page = context.new_page()
+    page.goto("/me")
+    section = page.locator("#notify")
+    expect(section).to_have_attribute("data-notify", "ready")
+    assert asked == []  # nothing asked on the page's load
+    switch = page.locator("[data-notify-kind=your_turn]")
+    switch.check()
+    expect(section).to_have_attribute("data-notify", "refused")
+    assert asked == ["asked"]
+    expect(switch).not_to_be_checked()
+    expect(page.locator("#notify-status")).to_contain_text("blocks notifications")
+    context.close()
+
+
+def test_a_deploy_replaces_the_old_version_and_deletes_its_cache(
+    browser: Any, server: Server
+) -> None:
+    context = context_for(browser, server, phone=False)
+    page = controlled_page(context, "/")
+    old = page.evaluate(VERSION_OF_PAGE)
+    assert page.evaluate(CACHES) == [f"nook-{old}"]
+    server.stop()
+    DEPLOY_PROBE.write_text("a file of the next deploy\n")  # a new static tree: a new version
+    try:
+        server.start()
+        page.reload()
+        new = page.evaluate(VERSION_OF_PAGE)
+        assert new != old
+        assert page.evaluate(ONLY_CACHE, f"nook-{new}") == [f"nook-{new}"]  # the old one is gone
+        served = page.evaluate("async () => (await fetch('/sw.js?lang=en')).text()")
+        assert served.startswith(f'self.NOOK = {{"cache":"nook-{new}","prefix":"nook-"')
+        # Every file the page loaded is of the new version: nothing mixed.
+        urls = page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
+        versions = {m.group(1) for url in urls if (m := re.search(r"/static/v/(\w+)/", url))}
+        assert versions == {new}
+    finally:
+        DEPLOY_PROBE.unlink(missing_ok=True)
+    context.close()
