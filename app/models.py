@@ -217,6 +217,7 @@ class Review(Base):
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     body: Mapped[dict[str, Any]] = mapped_column(Json)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
 
 
 class PushSubscription(Base):
