@@ -227,3 +227,17 @@ def test_leaderboard_page_opens_on_the_fastest_pool_with_players(
         assert 'href="/leaderboard/triangles"' in client.get(page).text, page
     sheet = re.search(r'href="([^"]*/css/site[^"]*\.css)"', client.get("/").text)
     assert sheet and ".leaderboard__table{" in client.get(sheet.group(1)).text
+
+
+def test_stats_of_a_rated_variant_hold_the_rating_not_points(client: Any, alice_bob: Any) -> None:
+    """Issue 24.3: a rated variant's statistics hold the player's rating in its pool (the
+    page shows it with wins, losses and draws instead of points)."""
+    alice, bob = alice_bob
+    gid = start(alice, bob, RATED)["id"]
+    assert alice.move(gid, both_draw(alice, bob, gid), {"type": "resign"}).status_code == 200
+    mine = {s["variant"]: s for s in bob.get("/api/me/stats").json()["stats"]}
+    rated = [s for s in mine.values() if s["rating"] is not None]
+    won = glicko2.update(glicko2.Rating(), [glicko2.Result(glicko2.Rating(), 1)])
+    assert [(s["played"], s["rating"], s["levels"]) for s in rated] == [
+        (1, won.rating, {"online": {"wins": 1, "losses": 0, "draws": 0}})
+    ]
