@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.test_triangles import EN
+
 pytestmark = pytest.mark.e2e
 
 
@@ -111,3 +113,63 @@ def test_online_game_has_no_against_the_computer_panel(desktop: Any) -> None:
     expect(page.locator("#tri-waiting")).to_be_visible()
     expect(page.locator(".tri-side .panel:has(#tri-stats)")).to_be_hidden()
     expect(page.locator('.tri-side [data-leaderboard="triangles"]')).to_be_visible()
+
+
+def online_match(browser: Any, server_url: str) -> tuple[Any, Any, Any]:
+    """Alice's page on a casual 5+3 online game Bob has joined (both made through the API
+    with each browser's cookie): (alice's context, bob's context, alice's page)."""
+    alice_ctx = browser.new_context(base_url=server_url, viewport={"width": 390, "height": 844})
+    bob_ctx = browser.new_context(base_url=server_url)
+    assert alice_ctx.request.put("/api/me", data={"name": "Alice"}).ok
+    params = {"opponent": "online", "stars": 24, "clock": "5+3"}
+    made = alice_ctx.request.post("/api/games", data={"game": "triangles", "params": params})
+    assert made.ok, made.text()
+    gid = made.json()["id"]
+    assert bob_ctx.request.put("/api/me", data={"name": "Bob"}).ok
+    assert bob_ctx.request.post(f"/api/games/{gid}/join").ok
+    page = alice_ctx.new_page()
+    page.goto(f"/g/{gid}")
+    expect(page.locator(".tri-player__clock.is-running")).to_have_count(1)
+    return alice_ctx, bob_ctx, page
+
+
+def test_new_game_during_an_online_game_asks_first(browser: Any, server_url: str) -> None:
+    """Issue 24.5: "New game" beside Resign while an online game is on opens a translated
+    warning first; "Back to the game" keeps the game, "New game" goes on to the dialog."""
+    alice_ctx, bob_ctx, page = online_match(browser, server_url)
+    try:
+        leave, new = page.locator("#tri-leave"), page.locator("#tri-new")
+        page.locator('#tri-controls [data-action="new"]').click()
+        expect(leave).to_be_visible()
+        expect(leave).to_contain_text(EN["games.triangles.leave.text"])
+        expect(new).to_be_hidden()
+        leave.locator('[data-action="no"]').click()
+        expect(leave).to_be_hidden()
+        expect(new).to_be_hidden()
+        page.locator('#tri-controls [data-action="new"]').click()
+        leave.locator('[data-action="yes"]').click()
+        expect(new).to_be_visible()
+    finally:
+        alice_ctx.close()
+        bob_ctx.close()
+
+
+def test_own_clock_runs_down_while_offline(browser: Any, server_url: str) -> None:
+    """Issue 24.5: offline, the running clock keeps counting down on screen from the last
+    server state (the server keeps charging it)."""
+    alice_ctx, bob_ctx, page = online_match(browser, server_url)
+    try:
+        running = page.locator(".tri-player__clock.is-running")
+        start = int(running.get_attribute("data-left-ms") or 0)
+        alice_ctx.set_offline(True)
+        expect(page.locator("body")).to_have_attribute("data-connection", "offline")
+        page.wait_for_function(
+            "(ms) => Number(document.querySelector('.tri-player__clock.is-running')"
+            "?.dataset.leftMs) < ms",
+            arg=start - 3_000,
+            timeout=15_000,
+        )
+        expect(page.locator("body")).to_have_attribute("data-connection", "offline")
+    finally:
+        alice_ctx.close()
+        bob_ctx.close()
