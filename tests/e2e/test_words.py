@@ -124,3 +124,18 @@ def test_setting_values_are_translated_everywhere(
         for key in ("me.stats.played", "me.stats.wins", "me.stats.losses", "me.stats.draws")
     ]
     assert card.locator("dd").all_inner_texts() == ["5", "0", "5", "0"]
+
+
+def test_double_tap_on_gravity_without_rotation_says_why(phone: Any, server_url: str) -> None:
+    """Issue 24.13: in a Gravity game started without rotation a double tap on a piece
+    turns nothing, and the page says so (and where to turn rotation on)."""
+    words = json.loads((CATALOGS / "en.json").read_text("utf-8"))
+    page = phone.new_page()
+    page.add_init_script("localStorage.setItem('blocks.rotation', 'false')")
+    page.goto("/play/blocks/gravity8")
+    expect(page.locator("#blocks")).to_have_attribute("data-state", "playing")
+    tray = page.locator("#blocks-tray").bounding_box()
+    x, y = tray["x"] + tray["width"] / 6, tray["y"] + tray["height"] / 2
+    page.touchscreen.tap(x, y)
+    page.touchscreen.tap(x, y)
+    expect(page.locator("#blocks-notice")).to_have_text(words["games.blocks.rotation.off"])
