@@ -76,7 +76,7 @@ function statCard(entry) {
     el('p', { class: 'stat-card__variant' }, variantOf(entry.game, entry.variant)),
     el(
       'dl',
-      { class: 'stat-card__figures' },
+      { class: `stat-card__figures${Object.keys(entry.levels).length ? ' stat-card__figures--versus' : ''}` },
       figures.map(([key, value]) => el('div', {}, el('dt', {}, t(key)), el('dd', {}, value))),
     ),
     levels.length ? el('ul', { class: 'stat-card__levels' }, levels) : null,
