@@ -35,7 +35,7 @@ from app.wire import (
     VariantStats,
 )
 from engines.core.errors import AppCode
-from engines.core.protocol import ScoreOrder
+from engines.core.protocol import BadParams, ScoreOrder
 
 HISTORY_PAGE = 20
 HISTORY_MAX = 100
@@ -133,6 +133,16 @@ class HistoryService:
         engine = self.catalog.engines.get(game)
         return engine.score_order if engine is not None else ScoreOrder.HIGHER
 
+    def _pool(self, game: str, params: Mapping[str, Any]) -> str | None:
+        """The rating pool of a finished game's params (None: unrated, or unreadable)."""
+        engine = self.catalog.engines.get(game)
+        if engine is None:
+            return None
+        try:
+            return engine.rating_pool(engine.parse_params(params))
+        except BadParams:  # an old game's params the engine no longer reads: unrated
+            return None
+
     def _variant(self, game: str, params: Mapping[str, Any]) -> str:
         return variant_of(params, self.declared.get(game, {}))
 
@@ -178,6 +188,7 @@ class HistoryService:
         groups: dict[tuple[str, str], VariantStats] = {}
         scores: dict[tuple[str, str], list[int]] = {}
         days: set[str] = set()
+        pools: dict[tuple[str, str], str] = {}
         for row in await self.store.finished_of(player_id):
             key = (row["game"], self._variant(row["game"], row["params"]))
             entry = groups.get(key) or groups.setdefault(key, empty_stats(*key))
@@ -185,6 +196,9 @@ class HistoryService:
             result, score = result_of(row["seats"], row["outcome"], player_id)
             if score is not None:
                 scores.setdefault(key, []).append(score)
+            pool = self._pool(row["game"], row["params"])
+            if pool is not None:
+                pools[key] = pool
             level = level_of(row["params"], row["seats"], player_id)
             if level is not None and result is not None:
                 tally = entry.levels.setdefault(level, Tally())
@@ -195,6 +209,9 @@ class HistoryService:
         for key, values in scores.items():
             groups[key].best = self._order(key[0]).best(values)
             groups[key].average = round(sum(values) / len(values), 1)
+        for key, pool in pools.items():
+            rated = await self.store.ratings(key[0], pool, [player_id])
+            groups[key].rating = rated.get(player_id)
         on = today(self.clock)
         streak, until = daily_streak(days, on)
         return MyStats(

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 
+from app.api.ratings import pool_of, pools_by_speed
 from app.assets import site_assets
 from app.errors import AppError
 from app.game_pages import GamePackages
@@ -191,18 +192,28 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
 
 
 @router.get("/leaderboard/{game}", response_class=HTMLResponse)
-async def leaderboard(request: Request, game: str, clock: str = "blitz") -> HTMLResponse:
-    """The best-rated players of one pool, rendered on the server (no script needed)."""
+async def leaderboard(request: Request, game: str, clock: str | None = None) -> HTMLResponse:
+    """The best-rated players of one pool, rendered on the server (no script needed). The
+    pools are tabs by speed; without ``?clock=`` (a pool or a time control, as the API
+    takes) the page opens on the fastest pool that has players."""
     services = request.app.state.services
     clocks = (
         services.catalog.engine(game).describe().get("clocks") if game in services.catalog else None
     )
-    pools = sorted({c["category"] for c in clocks.values() if c}) if clocks else []
-    if clock not in pools:
+    if not clocks:
         return render(request, "not_found.html", status=404, game=None)
-    rows = await services.store.leaderboard(game, clock)
+    pools = pools_by_speed(clocks)
+    if clock is None:
+        played = await services.store.rated_pools(game)
+        pool = next((name for name in pools if name in played), pools[0])
+    else:
+        try:
+            pool = pool_of(clocks, clock)
+        except AppError:
+            return render(request, "not_found.html", status=404, game=None)
+    rows = await services.store.leaderboard(game, pool)
     return render(
         request,
         "leaderboard.html",
-        template_only={"rows": rows, "pools": pools, "pool": clock, "game_name": game},
+        template_only={"rows": rows, "pools": pools, "pool": pool, "game_name": game},
     )

@@ -190,6 +190,14 @@ class RatingQueries:
             )
         return {player_id: rating for player_id, rating in rows.all()}
 
+    async def rated_pools(self, engine: str) -> set[str]:
+        """The pools of a game in which at least one player has a rating."""
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(Rating.pool).where(Rating.engine == engine).distinct()
+            )
+        return set(rows.scalars().all())
+
     async def leaderboard(
         self, engine: str, pool: str, limit: int = LEADERBOARD_SIZE
     ) -> list[dict[str, Any]]:

@@ -298,6 +298,9 @@ class VariantStats(BaseModel):
     best: int | None
     average: float | None = Field(description="mean score, one decimal")
     levels: dict[str, Tally] = Field(description="per computer level, and `online`")
+    rating: float | None = Field(
+        default=None, description="the player's rating in the variant's pool (rated variants)"
+    )
 
 
 class DailyResult(BaseModel):

@@ -93,5 +93,9 @@ class PairsEngine(BaseEngine[Params, State, Move]):
         mode = params_module.parse_params({"mode": raw.get("mode", DEFAULT_MODE)}).mode
         return Params(size="classic", mode=mode)
 
+    def daily_once(self, params: Params) -> bool:
+        """One attempt a day at the daily board, whichever mode it is played in."""
+        return True
+
 
 ENGINE = PairsEngine()

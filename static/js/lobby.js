@@ -28,7 +28,8 @@ function chipKeys(game, variant, entry, param) {
   if (ruleset) {
     const modes = Object.entries(ruleset.modes || {}).filter(([, m]) => !m.daily_once).map(([name]) => name);
     const keys = modes.length > 1 ? modes.map((m) => `games.${game}.mode.${m}`) : [];
-    if (ruleset.rotation) keys.push(`games.${game}.rotation`);
+    // rotation is an option of a new game (off unless chosen in the menu): the chip says so
+    if (ruleset.rotation) keys.push(`games.${game}.rotation.optional`);
     return keys;
   }
   return param ? (entry.params?.[param]?.choices || []).map((choice) => `games.${game}.${param}.${choice}`) : [];

@@ -38,12 +38,30 @@ function dayText(iso) {
   return new Intl.DateTimeFormat(lang(), { day: 'numeric', month: 'long' }).format(new Date(y, m - 1, d));
 }
 
-function statCard(entry) {
+// A game played against someone (its stats have levels): wins, losses, draws and the
+// rating, not points, which are no record there.
+function figuresOf(entry) {
+  const levels = Object.values(entry.levels);
+  if (!levels.length) {
+    return [
+      ['me.stats.played', formatNumber(entry.played)],
+      ['me.stats.best', entry.best === null ? '—' : formatNumber(entry.best)],
+      ['me.stats.average', entry.average === null ? '—' : formatNumber(entry.average)],
+    ];
+  }
+  const sum = (k) => formatNumber(levels.reduce((n, tally) => n + tally[k], 0));
   const figures = [
     ['me.stats.played', formatNumber(entry.played)],
-    ['me.stats.best', entry.best === null ? '—' : formatNumber(entry.best)],
-    ['me.stats.average', entry.average === null ? '—' : formatNumber(entry.average)],
+    ['me.stats.wins', sum('wins')],
+    ['me.stats.losses', sum('losses')],
+    ['me.stats.draws', sum('draws')],
   ];
+  if (entry.rating !== null && entry.rating !== undefined) figures.push(['me.stats.rating', formatNumber(Math.round(entry.rating))]);
+  return figures;
+}
+
+function statCard(entry) {
+  const figures = figuresOf(entry);
   const levels = Object.entries(entry.levels).map(([level, tally]) =>
     el(
       'li',
@@ -59,7 +77,7 @@ function statCard(entry) {
     el('p', { class: 'stat-card__variant' }, variantOf(entry.game, entry.variant)),
     el(
       'dl',
-      { class: 'stat-card__figures' },
+      { class: `stat-card__figures${Object.keys(entry.levels).length ? ' stat-card__figures--versus' : ''}` },
       figures.map(([key, value]) => el('div', {}, el('dt', {}, t(key)), el('dd', {}, value))),
     ),
     levels.length ? el('ul', { class: 'stat-card__levels' }, levels) : null,
@@ -102,7 +120,8 @@ function item(game) {
   const when = new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' }).format(game.started_ms);
   const state = game.result ? t(`me.result.${game.result}`) : t(`me.status.${game.status}`);
   const meta = [];
-  if (game.score !== null) meta.push(t('me.history.score', { n: formatNumber(game.score) }));
+  // points only for a game played alone: a versus game's result says it all
+  if (game.score !== null && !game.result) meta.push(t('me.history.score', { n: formatNumber(game.score) }));
   if (game.daily) meta.push(t('me.history.daily'));
   meta.push(when, game.number);
   const unfinished = game.status === 'active' || game.status === 'waiting';

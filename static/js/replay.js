@@ -86,19 +86,37 @@ function render(data) {
   const current = list.querySelector(`[data-ply="${ply}"]`);
   if (current) {
     current.setAttribute('aria-current', 'step');
+    // measured against the list itself (offsetTop counts from whatever ancestor is
+    // positioned, which differs between the phone and the desktop layouts)
     if (list.scrollHeight > list.clientHeight) {
-      const offset = current.getBoundingClientRect().top - list.getBoundingClientRect().top; // whatever panels sit above
-      list.scrollTop += offset - list.clientHeight / 2;
+      const offset = current.getBoundingClientRect().top - list.getBoundingClientRect().top;
+      list.scrollTop += offset - (list.clientHeight - current.offsetHeight) / 2;
     }
   }
 }
 
+/** Nothing to replay: say why, and offer no control, link or log that would do nothing.
+ *  A game still running that this visitor may not replay yet gets its own words. */
 function fail(error) {
   stop();
   stage.dataset.state = 'error';
+  const running = error?.code === 'replay_forbidden';
+  stage.dataset.reason = running ? 'running' : 'error';
+  for (const button of stage.querySelectorAll('.replay-controls button')) button.disabled = true;
+  slider.disabled = true;
+  $('replay-download').hidden = true;
+  $('replay-link').hidden = true;
+  $('replay-position').textContent = '';
   const status = $('replay-status');
-  status.textContent = errorText(config.game, error);
-  status.hidden = false;
+  status.textContent = running ? '' : errorText(config.game, error);
+  status.hidden = running;
+  if (running) {
+    $('replay-board').replaceChildren(
+      el('div', { class: 'replay-notice', id: 'replay-notice', role: 'status' },
+        el('h2', { class: 'replay-notice__title' }, t('replay.running.title')),
+        el('p', { class: 'replay-notice__text' }, t('replay.running.text'))),
+    );
+  }
 }
 
 function schedule() {

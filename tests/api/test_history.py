@@ -141,6 +141,7 @@ def test_stats_per_variant_and_level(alice_bob: Any, clock: FakeClock) -> None:
                 "computer": {"wins": 0, "losses": 1, "draws": 0},
                 "online": {"wins": 1, "losses": 0, "draws": 0},
             },
+            "rating": None,
         },
         {
             "game": "tally",
@@ -149,6 +150,7 @@ def test_stats_per_variant_and_level(alice_bob: Any, clock: FakeClock) -> None:
             "best": timed["view"]["tally"],
             "average": float(timed["view"]["tally"]),
             "levels": {"computer": {"wins": 0, "losses": 0, "draws": 1}},
+            "rating": None,
         },
         {
             "game": "tally",
@@ -157,6 +159,7 @@ def test_stats_per_variant_and_level(alice_bob: Any, clock: FakeClock) -> None:
             "best": 5,
             "average": round((5 + start_of(42, 5)) / 2, 1),
             "levels": {},
+            "rating": None,
         },
     ]
     assert stats["streak"] == 0 and stats["streak_until"] is None and stats["daily"] == []

@@ -392,7 +392,7 @@ def utc_day(offset: int) -> str:
 
 
 @pytest.mark.parametrize("offset", [-1, 0, 1])
-def test_daily_board_is_classic_from_the_date(alice: Any, offset: int) -> None:
+def test_daily_board_is_classic_from_the_date(alice: Any, bob: Any, offset: int) -> None:
     date = utc_day(offset)
     game = alice.new_game("pairs", daily=date)
     expected = ENGINE.number(Params("classic", "calm"), daily_seed("pairs", date))
@@ -400,8 +400,23 @@ def test_daily_board_is_classic_from_the_date(alice: Any, offset: int) -> None:
     assert alice.get(f"/api/daily/pairs?date={date}").json()["number"] == expected
     loaded = alice.get(f"/api/games/{game['id']}").json()
     assert loaded["daily"] == date
-    timed = alice.new_game("pairs", daily=date, params={"mode": "timed"})
+    timed = bob.new_game("pairs", daily=date, params={"mode": "timed"})
     assert timed["number"] == expected and timed["view"]["mode"] == "timed"
+
+
+def test_daily_board_is_played_once(alice: Any, bob: Any, clock: FakeClock) -> None:
+    """Issue 24.2: a second daily game of the same date by the same player is refused with
+    the first one's id, in either mode, finished or not; stored: one daily game only."""
+    date = utc_day(0)
+    game = alice.new_game("pairs", daily=date)
+    for params in ({}, {"mode": "timed"}):
+        again = alice.post("/api/games", json={"game": "pairs", "daily": date, "params": params})
+        assert error(again) == (409, "daily_played") and again.json()["id"] == game["id"]
+    play_out(alice, game, clock, gap_ms=1_000)
+    again = alice.post("/api/games", json={"game": "pairs", "daily": date})
+    assert error(again) == (409, "daily_played") and again.json()["id"] == game["id"]
+    assert [g["id"] for g in alice.get("/api/me/games?game=pairs").json()["games"]] == [game["id"]]
+    assert bob.post("/api/games", json={"game": "pairs", "daily": date}).status_code == 201
 
 
 @pytest.mark.parametrize("offset", [-2, 2, 400])

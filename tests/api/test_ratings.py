@@ -4,6 +4,7 @@ the game (a resignation racing a flag changes them exactly once); the leaderboar
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -197,3 +198,46 @@ def test_resign_racing_the_last_line_rates_the_game_once(
         assert (outcome["reason"], outcome["winner"]) == (by_line.reason, by_line.winner)
     ratings = outcome["ratings"]["seats"]
     assert {round(r["after"], 6) for r in ratings} == {round(r["rating"], 6) for r in board}
+
+
+def test_leaderboard_page_opens_on_the_fastest_pool_with_players(
+    client: Any, alice_bob: Any
+) -> None:
+    """Issue 24.1: linked from the lobby and the Triangles page; tabs by speed; no
+    ``?clock=`` opens on the fastest pool that has players (bullet here, not an empty
+    blitz); ``?clock=1+1`` (a time control, its "+" read as a space) is that pool."""
+    alice, bob = alice_bob
+    gid = start(alice, bob, {**RATED, "clock": "1+1"})["id"]
+    assert alice.move(gid, both_draw(alice, bob, gid), {"type": "resign"}).status_code == 200
+    for url in ("/leaderboard/triangles", "/leaderboard/triangles?clock=1+1"):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        tabs = re.findall(r'href="\?clock=\w+" data-pool="(\w+)"( aria-current="page")?', page.text)
+        assert [name for name, _ in tabs] == ["bullet", "blitz", "rapid", "correspondence"]
+        assert [name for name, current in tabs if current] == ["bullet"], url
+        assert '<table class="leaderboard__table" data-pool="bullet">' in page.text
+        assert re.findall(r"<td class=\"leaderboard__name\">(\w+)</td>", page.text) == [
+            "Bob",
+            "Alice",
+        ]
+    assert client.get("/api/leaderboard/triangles?clock=1+1").json()["pool"] == "bullet"
+    assert "leaderboard__pool" in client.get("/leaderboard/triangles?clock=3%2B2").text
+    assert client.get("/leaderboard/triangles?clock=2+2").status_code == 404
+    for page in ("/", "/play/triangles"):
+        assert 'href="/leaderboard/triangles"' in client.get(page).text, page
+    sheet = re.search(r'href="([^"]*/css/site[^"]*\.css)"', client.get("/").text)
+    assert sheet and ".leaderboard__table{" in client.get(sheet.group(1)).text
+
+
+def test_stats_of_a_rated_variant_hold_the_rating_not_points(client: Any, alice_bob: Any) -> None:
+    """Issue 24.3: a rated variant's statistics hold the player's rating in its pool (the
+    page shows it with wins, losses and draws instead of points)."""
+    alice, bob = alice_bob
+    gid = start(alice, bob, RATED)["id"]
+    assert alice.move(gid, both_draw(alice, bob, gid), {"type": "resign"}).status_code == 200
+    mine = {s["variant"]: s for s in bob.get("/api/me/stats").json()["stats"]}
+    rated = [s for s in mine.values() if s["rating"] is not None]
+    won = glicko2.update(glicko2.Rating(), [glicko2.Result(glicko2.Rating(), 1)])
+    assert [(s["played"], s["rating"], s["levels"]) for s in rated] == [
+        (1, won.rating, {"online": {"wins": 1, "losses": 0, "draws": 0}})
+    ]

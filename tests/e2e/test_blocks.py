@@ -437,7 +437,7 @@ def test_daily_once_with_board_of_honour(
     row = final.locator(".blocks-honour__row.is-mine")
     expect(row).to_be_visible()
     expect(final.locator("[data-action='new']")).to_be_hidden()
-    expect(final.locator("[data-note]")).to_have_text(words()["games.blocks.daily.tomorrow"])
+    expect(final.locator("[data-note]")).to_have_text(words()["common.daily.tomorrow"])
     shot(page, f"blocks-daily-{device}-final")
 
     for forget in (False, True):  # a second visit shows the result; so does a second attempt
@@ -446,7 +446,7 @@ def test_daily_once_with_board_of_honour(
         page.reload()
         expect(page.locator("#blocks")).to_have_attribute("data-state", "over")
         expect(final).to_be_visible()
-        expect(final.locator("[data-note]")).to_have_text(words()["games.blocks.daily.played"])
+        expect(final.locator("[data-note]")).to_have_text(words()["common.daily.played"])
     honour = page.request.get(f"/api/daily/blocks?date={date}").json()["honour"]
     assert game_id in [entry["game_id"] for entry in honour]
     if device == "phone":

@@ -192,7 +192,8 @@ def test_the_lobby_remembers_games_dailies_and_the_streak(desktop: Any, shot: An
     expect(cards.first).to_have_attribute("href", f"/g/{active}")
     blocks = page.locator('.daily-card[data-game="blocks"]')
     expect(blocks).to_have_attribute("data-done", "true")
-    expect(blocks.locator("[data-done]")).to_have_text(re.compile(r"^Done · 0 · #\d+$"))
+    # the rank an ordinal from the catalog (issue 24.13): "1st", not "#1"
+    expect(blocks.locator("[data-done]")).to_have_text(re.compile(r"^Done · 0 · \d+(st|nd|rd|th)$"))
     expect(page.locator('.daily-card[data-game="pairs"]')).to_have_attribute("data-done", "false")
     expect(page.locator(".lobby [data-streak]")).to_have_text("1-day streak")
     shot(page, "lobby-remembers-desktop", full_page=True)

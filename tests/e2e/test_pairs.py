@@ -191,7 +191,7 @@ def test_phone_plays_a_whole_beginner_board_by_tapping(phone: Any, shot: Any) ->
     pairs = PairsPage(phone.new_page(), touch=True)
     pairs.open()
     page = pairs.page
-    # Beginner from the menu: another size starts a new game at once.
+    # Beginner from the menu: picked, then New game starts it (issue 24.13).
     first_id = pairs.game_id
     page.locator(".pairs-controls [data-action=menu]").tap()
     menu = page.locator("#pairs-menu")
@@ -199,6 +199,9 @@ def test_phone_plays_a_whole_beginner_board_by_tapping(phone: Any, shot: Any) ->
     expect(menu.locator("#pairs-menu-paused")).to_be_visible()
     shot(page, "pairs-phone-menu")
     menu.locator("label", has=page.locator("input[value=beginner]")).tap()
+    expect(menu).to_be_visible()
+    assert pairs.game_id == first_id
+    menu.locator("[data-action=new]").tap()
     expect(menu).to_be_hidden()
     expect(page.locator("#pairs")).not_to_have_attribute("data-game-id", first_id)
     pairs.wait_ready()
@@ -326,9 +329,10 @@ def test_keyboard_hint_shuffle_and_menu_pause(desktop: Any, shot: Any) -> None:
     expect(page.locator("#pairs")).to_have_attribute("data-state", "playing")
     assert pairs.view()["paused"] is False
 
-    # Another mode from the menu starts a new game in that mode.
+    # Another mode picked in the menu, then New game: a new game in that mode.
     page.keyboard.press("Escape")
     page.locator("#pairs-menu label", has=page.locator("input[value=timed]")).click()
+    page.locator("#pairs-menu [data-action=new]").click()
     expect(page.locator("#pairs-clock-label")).to_have_text(en["games.pairs.hud.left"])
     pairs.wait_ready()
     assert pairs.view()["mode"] == "timed"

@@ -167,9 +167,11 @@ def test_a_running_game_of_someone_else_says_why(
         page = other.new_page()
         page.goto(f"/replay/{created['id']}")
         expect(page.locator("#replay")).to_have_attribute("data-state", "error")
-        expect(page.locator("#replay-status")).to_have_text(
-            "This game is still being played: only its players can replay it for now."
+        # issue 24.11: the board itself says why, in words of its own, and offers nothing
+        expect(page.locator("#replay-notice")).to_contain_text(
+            "This game is still being played; its replay opens when it ends."
         )
+        expect(page.locator("#replay-download")).to_be_hidden()
     finally:
         other.close()
 

@@ -18,6 +18,7 @@
  *     hooks.address?()         the open game's path (default /g/<id>; null keeps the page's)
  *   page.session, page.store, page.config (the page-config JSON), page.catalog, page.query
  *   page.online               false while the server cannot be reached
+ *   page.playedBefore         the open game is a once-a-day board played before ("played")
  *   page.boot(routes)         opens the route's game; every route can be replaced:
  *     /g/<id>                   loads it
  *     /daily/<game>             today's board: resumed if this browser holds it, else created
@@ -108,6 +109,11 @@ export class GamePage {
       this.open(known, 'daily');
       return;
     }
+    const played = mine ? await this.playedDaily(mine, date) : null;
+    if (played) {
+      this.open(played, 'played'); // finished here today: no second attempt is asked for
+      return;
+    }
     let data;
     let how = 'daily';
     try {
@@ -121,11 +127,23 @@ export class GamePage {
     this.open(data, how);
   }
 
+  /** The stored daily game when it is today's and this player's, finished → its data. */
+  async playedDaily(id, date) {
+    try {
+      const data = await this.session.get(`/api/games/${encodeURIComponent(id)}`);
+      const seated = Array.isArray(data.seats) ? data.seats.length > 0 : data.seat !== null && data.seat !== undefined;
+      return data.game === this.game && data.daily === date && seated && data.view?.over ? this.session.take(data) : null;
+    } catch {
+      return null;
+    }
+  }
+
   /* ------------------------------------------------------------------ games ---- */
 
   open(data, how) {
     const session = this.session;
     session.start(data);
+    this.playedBefore = how === 'played'; // a once-a-day board the server says was played
     // today's board, even when the server no longer calls the game the daily one
     if ((how === 'daily' || how === 'played') && !session.daily) session.daily = this.dailyDate;
     const path = this.hooks.address ? this.hooks.address() : `/g/${encodeURIComponent(session.id)}`;

@@ -8,6 +8,9 @@
  *   has(key)                 → boolean, true when the catalog has the key
  *   plural(key, n, vars?)    → t(`${key}.${category}`, {n, ...vars}) with the CLDR category of n
  *                              (one/few/many/other via Intl.PluralRules), falling back to `${key}.other`
+ *   ordinal(key, n, vars?)   → t(`${key}.${category}`, {n, ...vars}) with n's ordinal category
+ *                              (Intl.PluralRules type "ordinal": fr 1 → one "1er", en 2 → two
+ *                              "2nd"), falling back to `${key}.other`
  *   lang()                   → "en" | "ru" | "fr" (the <html lang>)
  *   formatNumber(n)          → n with the language's digit grouping
  *   setLanguage(code)        → stores the `lang` cookie for a year and reloads the page
@@ -52,6 +55,14 @@ let pluralRules = null;
 export function plural(key, n, vars = {}) {
   pluralRules ??= new Intl.PluralRules(lang());
   const exact = `${key}.${pluralRules.select(n)}`;
+  return t(has(exact) ? exact : `${key}.other`, { n: formatNumber(n), ...vars });
+}
+
+let ordinalRules = null;
+
+export function ordinal(key, n, vars = {}) {
+  ordinalRules ??= new Intl.PluralRules(lang(), { type: 'ordinal' });
+  const exact = `${key}.${ordinalRules.select(n)}`;
   return t(has(exact) ? exact : `${key}.other`, { n: formatNumber(n), ...vars });
 }
 

@@ -35,6 +35,8 @@
  *   session.enqueue(task)     runs after every queued move (<body data-pending> counts them)
  *   session.refresh()         loads the game again and adopts it
  *   session.serverNow()       the server's game clock now (frozen while offline)
+ *   session.serverClockNow()  the server's clock by the last answer + local time since (runs
+ *                             on while offline: the server keeps charging a chess clock)
  *   session.online            false while the server cannot be reached
  *   session.connect(handlers) opens the GameSocket for live games (its status is the connection;
  *                             its state and move frames are taken in the queue, see hooks)
@@ -147,6 +149,7 @@ export class Session {
     if (typeof data.server_ms === 'number') {
       this.serverMs = data.server_ms;
       this.localMs = receivedAt;
+      this.lastHeard = { serverMs: data.server_ms, localMs: receivedAt };
       if (!this.online) this.frozenMs = data.server_ms;
     }
     this.data = data;
@@ -160,6 +163,13 @@ export class Session {
   serverNow() {
     if (this.frozenMs !== null) return this.frozenMs;
     return this.serverMs + (performance.now() - this.localMs);
+  }
+
+  /** The server's clock now by the last answer heard and the local time since, running on
+   *  while offline: a chess clock the server keeps charging through an outage. */
+  serverClockNow() {
+    const heard = this.lastHeard ?? { serverMs: this.serverMs, localMs: this.localMs };
+    return heard.serverMs + (performance.now() - heard.localMs);
   }
 
   /* ------------------------------------------------------------------ calls ---- */

@@ -27,20 +27,26 @@ export function variantParts(params, entry) {
   return parts;
 }
 
+// A part's words: games.<game>.<part>.title, a true boolean's games.<game>.<param>, a
+// choice's games.<game>.<param>.<choice> or .choice.<choice>, a number's
+// games.<game>.<param> with {n}. A part with no words at all is left out: a raw value
+// ("none", "5+3") never reaches a player.
 function partWords(game, part, entry) {
   if (has(`games.${game}.${part}.title`)) return t(`games.${game}.${part}.title`);
   for (const [param, spec] of Object.entries(entry?.params || {})) {
     if (param === part && has(`games.${game}.${param}`)) return t(`games.${game}.${param}`);
     if (!(spec.choices || []).map(String).includes(part)) continue;
-    if (has(`games.${game}.${param}.${part}`)) return t(`games.${game}.${param}.${part}`);
+    for (const key of [`games.${game}.${param}.${part}`, `games.${game}.${param}.choice.${part}`]) {
+      if (has(key)) return t(key);
+    }
     if (/^\d+$/.test(part) && has(`games.${game}.${param}`)) return t(`games.${game}.${param}`, { n: part });
   }
-  return part;
+  return null;
 }
 
 export function variantWords(game, variant, entry) {
   const parts = Array.isArray(variant) ? variant : String(variant || '').split('/').filter(Boolean);
-  return parts.map((part) => partWords(game, part, entry)).join(' · ');
+  return parts.map((part) => partWords(game, part, entry)).filter(Boolean).join(' · ');
 }
 
 export function levelWords(game, level) {

@@ -10,7 +10,7 @@
  */
 
 import { api } from '../core/api.js';
-import { formatNumber, has, plural, t } from '../core/i18n.js';
+import { formatNumber, has, ordinal, plural, t } from '../core/i18n.js';
 import { variantWords } from '../core/variant.js';
 import { el } from '../core/ui.js';
 
@@ -48,7 +48,7 @@ function markDailies(results) {
     badge.hidden = !done;
     if (done) {
       const parts = [t('lobby.daily.done', { score: formatNumber(done.score ?? 0) })];
-      if (done.rank) parts.push(t('lobby.daily.rank', { rank: done.rank }));
+      if (done.rank) parts.push(ordinal('lobby.daily.rank', done.rank));
       badge.textContent = parts.join(' · ');
     }
   }

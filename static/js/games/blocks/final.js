@@ -70,7 +70,7 @@ export class FinalCard {
 
     const note = $('[data-note]');
     note.hidden = !daily;
-    note.textContent = daily ? t(playedBefore ? 'games.blocks.daily.played' : 'games.blocks.daily.tomorrow') : '';
+    note.textContent = daily ? t(playedBefore ? 'common.daily.played' : 'common.daily.tomorrow') : '';
 
     $('[data-action="continue"]').hidden = !view.can_continue;
     $('[data-continue-hint]').hidden = !view.can_continue;

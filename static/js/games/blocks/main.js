@@ -51,6 +51,8 @@ const tray = new Tray($('blocks-tray'), board, {
   canRotate: () => play.canPlay() && Boolean(session.view?.can_rotate),
   onPlace: (slot, placement) => play.place(slot, placement),
   onRotate: (slot) => play.rotate(slot),
+  // a ruleset that can turn pieces, in a game started without: say where to turn it on
+  onRotateOff: () => catalog?.rulesets?.[session.view?.ruleset]?.rotation && !session.view.rotation && hud.notice(t('games.blocks.rotation.off')),
   onRefuse: (text) => hud.notice(text, 'error'),
   announce: (text) => hud.announce(text),
 });

@@ -8,6 +8,7 @@
  *     handlers.canRotate()          → whether a double tap / R turns a piece
  *     handlers.onPlace(slot, placement)   a drop on a legal cell (placement from the view)
  *     handlers.onRotate(slot)       a double tap, or R
+ *     handlers.onRotateOff?()       a double tap while pieces do not turn
  *     handlers.onRefuse(text)       a keyboard Enter where the piece does not fit
  *     handlers.announce(text)       words for screen readers
  *   tray.setHand(hand, {maxExtent, dealt, rotated})   the view's hand; animates a deal / a turn
@@ -226,9 +227,10 @@ export class Tray {
     const now = performance.now();
     const last = this.lastTap;
     this.lastTap = { slot, at: now };
-    if (last && last.slot === slot && now - last.at < DOUBLE_TAP_MS && this.handlers.canRotate() && this.hand.entries[slot]) {
+    if (last && last.slot === slot && now - last.at < DOUBLE_TAP_MS && this.hand.entries[slot]) {
       this.lastTap = null;
-      this.handlers.onRotate(slot);
+      if (this.handlers.canRotate()) this.handlers.onRotate(slot);
+      else this.handlers.onRotateOff?.(); // a double tap that turns nothing says why
     }
   }
 

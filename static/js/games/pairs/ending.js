@@ -55,7 +55,7 @@ export function createEnding(ctx) {
       menu.close();
       const view = session.view;
       if (!session.spectator) feedback(view.reason === 'cleared' ? 'win' : 'loss');
-      final.show({ view, number: session.number, daily: session.daily });
+      final.show({ view, number: session.number, daily: session.daily, playedBefore: page.playedBefore });
       ctx.render();
       if (!session.spectator) {
         final.setRecord(recordOf(await loadRecords()), session.id);
@@ -67,7 +67,7 @@ export function createEnding(ctx) {
 
   function results() {
     if (!session.view?.over) return;
-    final.show({ view: session.view, number: session.number, daily: session.daily });
+    final.show({ view: session.view, number: session.number, daily: session.daily, playedBefore: page.playedBefore });
     ctx.render();
     loadRecords().then((list) => final.setRecord(recordOf(list), session.id));
   }

@@ -5,7 +5,7 @@
  * time, "replay this board in calm mode".
  *
  *   const card = new FinalCard(dialog, {onNew, link, title, onCalm, onToggle})
- *   card.show({view, number, daily})     fills and opens it (everything from the server's view)
+ *   card.show({view, number, daily, playedBefore})  fills and opens it (from the server's view)
  *   card.setRecord(record | null, gameId) the player's record for this size and mode
  *   card.setHonour(entries)               the daily board of honour
  *   card.open / card.close()
@@ -36,7 +36,7 @@ export class FinalCard {
     this.card.close();
   }
 
-  show({ view, number, daily }) {
+  show({ view, number, daily, playedBefore = false }) {
     const cleared = view.reason === 'cleared';
     const timed = Boolean(view.clock); // a countdown: the timed mode
     const q = (sel) => this.dialog.querySelector(sel);
@@ -68,6 +68,8 @@ export class FinalCard {
     const notes = [];
     if (timed && cleared && view.bonus) notes.push(t('games.pairs.final.bonus', { points: formatNumber(view.bonus) }));
     if (!cleared) notes.push(plural('games.pairs.final.left', view.pairs_total - view.pairs_removed));
+    // one attempt a day (the server refuses a second): say so, above all when it is back
+    if (daily) notes.push(t(playedBefore ? 'common.daily.played' : 'common.daily.tomorrow'));
     const record = q('#pairs-final-record');
     record.replaceChildren(...notes.map((text) => el('span', { class: 'pairs-final__note' }, text)));
     record.dataset.notes = String(notes.length);

@@ -32,8 +32,6 @@ let switching = false; // a new game is being created: the one on screen stays p
 
 const board = new Board(boardBox, { onDown: (hit) => play.onDown(hit) });
 const menu = new Menu(document.getElementById('pairs-menu'), {
-  onSize: (size) => choose({ size }),
-  onMode: (mode) => choose({ size: session.view?.size ?? prefs.size, mode }),
   onHighlight: (on) => {
     prefs.highlight = on;
     store.set('prefs', prefs);
@@ -41,7 +39,7 @@ const menu = new Menu(document.getElementById('pairs-menu'), {
   },
   onCopy: () => page.copy(boardLink()),
   onNumber: (number) => startNumber(number),
-  onNew: () => newGame(),
+  onNew: (choice) => choose(choice),
   onToggle: () => syncPause(),
 });
 const final = new FinalCard(document.getElementById('pairs-final'), {

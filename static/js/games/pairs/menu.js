@@ -2,15 +2,16 @@
  * menu — the Pairs menu (a core/menu.js GameMenu): board size, mode, pair highlighting,
  * this board's link, a typed game number, a new game.
  *
- *   const menu = new Menu(dialog, {onSize, onMode, onHighlight, onCopy, onNumber, onNew, onToggle})
+ *   const menu = new Menu(dialog, {onHighlight, onCopy, onNumber, onNew, onToggle})
  *   menu.show({size, mode, highlight, number, paused})   opens it (onToggle(true), later onToggle(false))
  *   menu.close()
  *   menu.open                                             whether it is showing
  *   menu.setSizes(sizes)                                  the catalog's sizes: "6 × 6 · 18 pairs"
  *   menu.numberError(text | '')                           the typed number's error line
  *
- * Picking another size or mode calls onSize / onMode at once (the controller starts a new
- * game); onNumber(number) returns a promise that resolves to an error text or ''.
+ * Picking a size or a mode only marks it: "New game" calls onNew({size, mode}) once, with
+ * both (one restart, the menu closed then); onNumber(number) returns a promise that
+ * resolves to an error text or ''.
  */
 
 import { plural, t } from '../../core/i18n.js';
@@ -25,27 +26,13 @@ export class Menu extends GameMenu {
     this.error = dialog.querySelector('#pairs-number-error');
     this.highlight = dialog.querySelector('#pairs-highlight');
 
+    // size and mode are only chosen here; "New game" starts one game with both
     dialog.querySelector('[data-action="new"]').addEventListener('click', () => {
+      const choice = this.choice();
       this.close();
-      handlers.onNew();
+      handlers.onNew(choice);
     });
     dialog.querySelector('[data-action="copy"]').addEventListener('click', () => handlers.onCopy());
-    for (const input of dialog.querySelectorAll('input[name="pairs-size"]')) {
-      input.addEventListener('change', () => {
-        if (input.checked && input.value !== this.current.size) {
-          this.close();
-          handlers.onSize(input.value);
-        }
-      });
-    }
-    for (const input of dialog.querySelectorAll('input[name="pairs-mode"]')) {
-      input.addEventListener('change', () => {
-        if (input.checked && input.value !== this.current.mode) {
-          this.close();
-          handlers.onMode(input.value);
-        }
-      });
-    }
     this.highlight.addEventListener('change', () => handlers.onHighlight(this.highlight.checked));
     this.input.addEventListener('input', () => this.numberError(''));
     dialog.querySelector('#pairs-number-form').addEventListener('submit', async (event) => {
@@ -80,6 +67,12 @@ export class Menu extends GameMenu {
     this.dialog.querySelector('#pairs-menu-paused').hidden = !paused;
     this.numberError('');
     return super.show();
+  }
+
+  /** The size and mode marked in the menu. */
+  choice() {
+    const picked = (name) => this.dialog.querySelector(`input[name="${name}"]:checked`)?.value;
+    return { size: picked('pairs-size') ?? this.current.size, mode: picked('pairs-mode') ?? this.current.mode };
   }
 
   setPaused(paused) {

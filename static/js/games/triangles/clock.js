@@ -14,9 +14,9 @@
  * (`left_ms`), whose clock runs, and `deadline_ms`, when the server will flag it. The page
  * counts down to that deadline and never shows more than the turn began with (how the
  * server charges the time, lag allowance included, is the server's business), read
- * against the session's server clock, which stops while the page is offline, so the clock
- * stops too. The flag itself comes from the server (a move frame with reason "time"); at
- * zero the page only waits for it.
+ * against the last server time heard plus the local time since (session.serverClockNow),
+ * offline too: the server keeps charging, so the clock on screen runs on. The flag itself
+ * comes from the server (a move frame with reason "time"); at zero the page only waits.
  */
 
 import { t } from '../../core/i18n.js';
@@ -52,7 +52,8 @@ export function renderClocks() {
   const clock = ctx.session.view?.clock ?? null;
   const session = ctx.session;
   const live = running(clock) && session?.serverMs != null;
-  const left = clock ? timeLeft(clock, live ? session.serverNow() : clock.since_ms) : null;
+  // the last server state + local time since, online or not: the server charges on
+  const left = clock ? timeLeft(clock, live ? session.serverClockNow() : clock.since_ms) : null;
   for (const chip of document.querySelectorAll('.tri-player')) {
     const seat = Number(chip.dataset.seat);
     const box = chip.querySelector('[data-clock]');
@@ -66,8 +67,8 @@ export function renderClocks() {
     box.classList.toggle('is-running', live && clock.running === seat);
     box.classList.toggle('is-low', ms < 10_000 && !clock.per_move);
   }
-  // Tick again at the next change the player can see (tenths under 10 s), while online.
-  if (live && session.online !== false) {
+  // Tick again at the next change the player can see (tenths under 10 s), offline too.
+  if (live) {
     const ms = left[clock.running];
     const step = ms < 10_000 ? 100 : 1000;
     timer = setTimeout(renderClocks, Math.max(20, (ms % step) + 1 || step));

@@ -61,7 +61,7 @@ export function finalModel() {
     tone = winner == null ? 'draw' : 'win';
   }
   let stats = null;
-  if (m === 'computer') {
+  if (m === 'computer' && me != null) { // a visitor's own tally is no part of this game
     const tally = S.stats?.[ctx.session.params.opponent] || { wins: 0, losses: 0, draws: 0 };
     stats = t('games.triangles.final.stats', {
       level: t(`games.triangles.opponent.${ctx.session.params.opponent}`),

@@ -155,6 +155,7 @@ function renderControls() {
   }
   side.querySelector('[data-action="copy-board"]').disabled = !ctx.session.number;
   side.querySelector('[data-action="copy-game"]').hidden = !(ctx.session.id && mode() === 'online');
+  $('tri-stats-panel').hidden = Boolean(ctx.session.params) && mode() === 'online';
 }
 
 function renderClaim() {

@@ -2,7 +2,8 @@
  * menu — the dialogs around a game: New game, the display name, and "Resign?".
  *
  *   const menu = new NewGameMenu(dialog, {onLook})
- *   await menu.ask({number?, look}) → null (closed) or
+ *   await menu.ask({number?, look}) → null (closed, or the player keeps to the online game
+ *       still on: asked first in #tri-leave) or
  *       {kind: "computer"|"human"|"online", params: {opponent, field, stars, again, clock?}, public}
  *     The time control is offered for online games only, its choices from the catalog.
  *     The choices are remembered (localStorage) for next time. With a game number the
@@ -15,6 +16,7 @@ import { api } from '../../core/api.js';
 import { t } from '../../core/i18n.js';
 import { GameMenu } from '../../core/menu.js';
 import { closeDialog, el, openDialog, pageConfig } from '../../core/ui.js';
+import { ctx, mode } from './state.js';
 
 const STORE = 'triangles.new';
 // the catalog entry that came with the page: the star counts each field offers, the levels
@@ -105,7 +107,9 @@ export class NewGameMenu extends GameMenu {
     );
   }
 
-  ask({ number = null, look = 'nebula' } = {}) {
+  async ask({ number = null, look = 'nebula' } = {}) {
+    // an online game still on: the player's clock runs while they choose, so ask first
+    if (onlineGameOn() && !(await confirmResign(document.getElementById('tri-leave')))) return null;
     const saved = remembered();
     const field = COUNTS[saved.field] ? saved.field : CATALOG.params?.field?.default;
     this.check('tri-kind', KINDS.includes(saved.kind) ? saved.kind : CATALOG.kinds?.[CATALOG.params?.opponent?.default]);
@@ -220,6 +224,13 @@ export async function askName(dialog, { title, text, button } = {}) {
   });
 }
 
+function onlineGameOn() {
+  const session = ctx.session;
+  const view = session?.view;
+  return Boolean(view && !view.over && session.status === 'active' && session.seats.length && mode() === 'online');
+}
+
+/** A yes / no dialog (data-action="yes" | "no"): "Resign?", "Leave the game on?". */
 export function confirmResign(dialog) {
   return new Promise((resolve) => {
     const yes = dialog.querySelector('[data-action="yes"]');

@@ -1,0 +1,49 @@
+"""Issue 24.2: a once-a-day board opened again after it was played is that game, over, with
+the words that say so; it never starts another run (the server refuses a second one)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_pairs import PairsPage, next_pair
+
+pytestmark = pytest.mark.e2e
+
+CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_daily_pairs_opened_again_shows_the_played_game(
+    phone: Any, server_url: str, lang: str
+) -> None:
+    words = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
+    phone.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    page = phone.new_page()
+    pairs = PairsPage(page, touch=True)
+    pairs.open("/daily/pairs")
+    game_id = pairs.game_id
+    version, view = int(page.locator("#pairs").get_attribute("data-version") or 0), pairs.view()
+    while not view["over"]:  # the board cleared through the API, with the page's cookie
+        a, b = next_pair(view)
+        answer = page.request.post(
+            f"/api/games/{game_id}/moves",
+            data={"version": version, "move": {"type": "pair", "a": list(a), "b": list(b)}},
+        )
+        assert answer.ok, answer.text()
+        version, view = answer.json()["version"], answer.json()["view"]
+    page.goto("/daily/pairs")
+    expect(page).to_have_url(re.compile(rf"/g/{game_id}$"))
+    final = page.locator("#pairs-final")
+    expect(final).to_be_visible()
+    expect(final.locator(".pairs-final__note")).to_have_text(words["common.daily.played"])
+    assert page.locator("#pairs").get_attribute("data-game-id") == game_id
+    mine = page.request.get("/api/me/games?game=pairs").json()["games"]
+    assert [g["id"] for g in mine] == [game_id]
+    # the board cleared behind the page's back may end it with a buzz no tap allowed
+    assert [p for p in pairs.problems if "navigator.vibrate" not in p] == []

@@ -1,0 +1,71 @@
+"""Issue 24.11: the replay of a game still being played, opened by someone else, explains
+itself and offers nothing that would do nothing; on a phone the move list follows the move."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_pairs import next_pair
+
+pytestmark = pytest.mark.e2e
+
+CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_running_game_replay_explains_itself(
+    browser: Any, phone: Any, server_url: str, lang: str
+) -> None:
+    words = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
+    owner = browser.new_context(base_url=server_url)
+    try:
+        made = owner.request.post(
+            "/api/games", data={"game": "triangles", "params": {"opponent": "easy", "stars": 24}}
+        )
+        assert made.ok, made.text()
+        gid = made.json()["id"]
+    finally:
+        owner.close()
+    phone.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    page = phone.new_page()
+    page.goto(f"/replay/{gid}")
+    notice = page.locator("#replay-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text(words["replay.running.text"])
+    expect(page.locator("#replay")).to_have_attribute("data-reason", "running")
+    expect(page.locator("#replay-position")).to_have_text("")
+    for button in page.locator(".replay-controls button").all():
+        expect(button).to_be_disabled()
+    expect(page.locator("#replay-slider")).to_be_disabled()
+    expect(page.locator("#replay-download")).to_be_hidden()
+
+
+def test_phone_move_list_follows_the_current_move(phone: Any) -> None:
+    page = phone.new_page()
+    page.goto("/")
+    game = page.request.post(
+        "/api/games", data={"game": "pairs", "params": {"size": "classic", "mode": "calm"}}
+    ).json()
+    version, view = game["version"], game["view"]
+    while not view["over"]:
+        a, b = next_pair(view)
+        move = {"version": version, "move": {"type": "pair", "a": list(a), "b": list(b)}}
+        answer = page.request.post(f"/api/games/{game['id']}/moves", data=move)
+        assert answer.ok, answer.text()
+        version, view = answer.json()["version"], answer.json()["view"]
+    page.goto(f"/replay/{game['id']}#ply=8")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "8")
+    current = page.locator('#replay-list [aria-current="step"]')
+    expect(current).to_have_count(1)
+    inside = page.evaluate(
+        """() => { const list = document.getElementById('replay-list');
+        const item = list.querySelector('[aria-current="step"]');
+        const a = list.getBoundingClientRect(), b = item.getBoundingClientRect();
+        return [list.scrollHeight > list.clientHeight, b.top >= a.top && b.bottom <= a.bottom]; }"""
+    )
+    assert inside == [True, True]
