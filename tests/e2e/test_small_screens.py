@@ -1,0 +1,82 @@
+"""What players tripped over on small screens (issue 24, points 4, 6, 7, 8 and 12): the
+time-control picker of Triangles' new-game dialog, names and ratings in a game, the offline
+banner, words broken in two, the Pairs end card held sideways. Waits are on page state,
+never on sleeps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_layout import open_dialog
+
+PHONE = {"width": 390, "height": 844}
+LANDSCAPE = {"width": 844, "height": 390}
+
+# The lines (distinct tops of its letters' boxes) the text of an element sits on.
+LINES = """(el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top));
+  return new Set(tops).size;
+}"""
+
+# The boxes of every visible control inside `scope` (a selector).
+CONTROLS = """(scope) => [...document.querySelector(scope).querySelectorAll('button, a[href], select, input, summary')]
+  .filter((el) => el.checkVisibility() && !el.closest('#connection-banner'))
+  .map((el) => { const r = el.getBoundingClientRect();
+    return {name: el.id || el.className || el.textContent.trim().slice(0, 20),
+            left: r.left, top: r.top, right: r.right, bottom: r.bottom}; })
+  .filter((r) => r.right > r.left && r.bottom > r.top)"""
+
+
+def context_for(browser: Any, server_url: str, viewport: dict[str, int], lang: str) -> Any:
+    context = browser.new_context(
+        base_url=server_url, viewport=viewport, is_mobile=True, has_touch=True,
+        reduced_motion="reduce",
+    )
+    context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    return context
+
+
+@pytest.fixture(params=["en", "ru", "fr"])
+def phone_page(request: pytest.FixtureRequest, browser: Any, server_url: str) -> Iterator[Any]:
+    context = context_for(browser, server_url, PHONE, str(request.param))
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    return page.eval_on_selector(selector, "(el) => el.getBoundingClientRect().toJSON()")  # type: ignore[no-any-return]
+
+
+# ------------------------------------------------------------------ point 4 -------------
+
+
+def test_the_new_game_clock_picker_lays_out_in_columns_on_a_phone(phone_page: Any) -> None:
+    """Seven time controls in Triangles' new-game dialog: pills at least 120 px wide (two
+    columns on a phone, like the lobby's), each label on at most two lines, none cut."""
+    page = phone_page
+    page.goto("/play/triangles")
+    open_dialog(page, "#tri-new")
+    page.locator('#tri-new label:has(input[name="tri-kind"][value="online"])').click()
+    pills = page.locator("#tri-new-clocks label")
+    expect(pills).to_have_count(7)
+    expect(pills.first).to_be_visible()
+    for i in range(7):
+        pill = pills.nth(i)
+        width = pill.evaluate("(el) => el.getBoundingClientRect().width")
+        label = pill.locator("span")
+        text = label.text_content()
+        assert width >= 120, f"{text!r} is {width:.0f}px wide"
+        assert label.evaluate(LINES) <= 2, f"{text!r} wraps over more than two lines"
+        fits = label.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1")
+        assert fits, f"{text!r} overflows"
+    top = "(el) => Math.round(el.getBoundingClientRect().top)"
+    rows = {pills.nth(i).evaluate(top) for i in range(7)}
+    assert len(rows) >= 3  # seven pills in two (or three) columns: several rows
