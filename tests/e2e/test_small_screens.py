@@ -5,6 +5,7 @@ never on sleeps."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,7 +26,8 @@ LINES = """(el) => {
 }"""
 
 # The boxes of every visible control inside `scope` (a selector).
-CONTROLS = """(scope) => [...document.querySelector(scope).querySelectorAll('button, a[href], select, input, summary')]
+CONTROLS = """(scope) => [...document.querySelector(scope)
+    .querySelectorAll('button, a[href], select, input, summary')]
   .filter((el) => el.checkVisibility() && !el.closest('#connection-banner'))
   .map((el) => { const r = el.getBoundingClientRect();
     return {name: el.id || el.className || el.textContent.trim().slice(0, 20),
@@ -80,3 +82,36 @@ def test_the_new_game_clock_picker_lays_out_in_columns_on_a_phone(phone_page: An
     top = "(el) => Math.round(el.getBoundingClientRect().top)"
     rows = {pills.nth(i).evaluate(top) for i in range(7)}
     assert len(rows) >= 3  # seven pills in two (or three) columns: several rows
+
+
+# ------------------------------------------------------------------ point 7 -------------
+
+
+@pytest.mark.parametrize(
+    ("path", "stage"), [("/play/pairs", "#pairs"), ("/play/blocks", "#blocks")]
+)
+def test_the_offline_banner_is_a_full_width_bar_over_no_control(
+    phone_page: Any, path: str, stage: str
+) -> None:
+    page = phone_page
+    page.goto(path)
+    expect(page.locator(stage)).to_have_attribute("data-state", re.compile("playing"))
+    page.context.set_offline(True)
+    expect(page.locator("body")).to_have_attribute("data-connection", "offline")
+    banner = page.locator("#connection-banner")
+    expect(banner).to_be_visible()
+    page.wait_for_function(
+        "() => getComputedStyle(document.body).getPropertyValue('--offline-h') !== ''"
+    )
+    bar = box(page, "#connection-banner")
+    assert bar["width"] >= PHONE["width"] - 1, bar  # across the page
+    assert bar["height"] <= 48, bar  # one or two short lines, not a box of five
+    for control in page.evaluate(CONTROLS, "body"):
+        overlap = (control["left"] < bar["right"] and control["right"] > bar["left"]
+                   and control["top"] < bar["bottom"] and control["bottom"] > bar["top"])
+        assert not overlap, f"the banner covers {control}"
+    for control in page.evaluate(CONTROLS, stage):  # the game's own: still on screen
+        assert control["bottom"] <= PHONE["height"] + 1, control
+    page.context.set_offline(False)
+    expect(page.locator("body")).to_have_attribute("data-connection", "online", timeout=15_000)
+    expect(banner).to_have_count(0)
