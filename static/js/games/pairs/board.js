@@ -23,7 +23,8 @@
  * The board owns the state and the animation loop; it hands what to draw to plain
  * functions: geometry.js (layout), tiles.js (tile bitmaps and poses), overlays.js (rings,
  * hint, cursor, popup) and removal.js (a removed pair's path and shards).
- * The container's data-geometry holds "x0 y0 cellWidth cellHeight rows cols" (for tests).
+ * The container's data-geometry holds "x0 y0 cellWidth cellHeight rows cols" and its
+ * data-animating "true" while the animation loop runs (both for tests).
  */
 
 import { createBoardCanvas } from '../../core/canvas.js';
@@ -73,6 +74,7 @@ export class Board {
     this.art = new TileArt();
     this.geo = null;
     this.raf = 0;
+    this.frameAt = 0; // when the animation loop's last frame was drawn
     this.view = createBoardCanvas(container, (ctx, w, h) => this.draw(ctx, w, h));
     window.addEventListener('themechange', () => {
       this.art.reset();
@@ -266,19 +268,25 @@ export class Board {
 
   kick() {
     if (this.raf) return;
+    this.container.dataset.animating = 'true'; // page state, for tests: "false" once the loop rests
     this.raf = requestAnimationFrame(() => {
       this.raf = 0;
+      this.frameAt = now();
       try {
         this.view.drawNow();
       } finally {
         this.markDealing(); // a frame that throws must not end the loop with it
         if (this.busy()) this.kick();
+        else this.container.dataset.animating = 'false';
       }
     });
   }
 
+  /** Whether another frame is due: judged at the time the last frame was drawn, not now, so
+   *  that an effect (a points popup) still visible on that frame is always drawn once more at
+   *  or after its end, and leaves the board clean however long that frame took to draw. */
   busy() {
-    const t = now();
+    const t = this.frameAt;
     this.effects = this.effects.filter((e) => e.end > t);
     if (this.effects.length || t < this.dealUntil) return true;
     if (this.hint && !reducedMotion() && t - this.hintAt < HINT_PULSE_MS) return true;
@@ -331,7 +339,7 @@ export class Board {
     }
     for (const effect of this.effects) if (effect.kind === 'remove') drawRemoval(ctx, g, box, colors, effect, t, this.removalScene(effect, g));
     for (const effect of this.effects) {
-      if (effect.kind === 'popup' && effect.start <= t) drawPopup(ctx, g, colors, effect, effect.cells.map((cell) => this.pointXY(cell)), t);
+      if (effect.kind === 'popup' && effect.start <= t && t < effect.end) drawPopup(ctx, g, colors, effect, effect.cells.map((cell) => this.pointXY(cell)), t);
     }
     if (this.cursor && this.cursorShown) drawCursor(ctx, g, box, colors, this.cursor);
   }
