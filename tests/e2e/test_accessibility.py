@@ -1,0 +1,63 @@
+"""axe-core (the copy bundled with axe-playwright-python) on every page and open dialog of the
+layout test (tests/e2e/test_layout.py CASES), on a 390×844 phone and a 1280×800 desktop, in
+en, ru and fr: no serious or critical violation. Waits are on page state, never on sleeps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_layout import CASES, LANGS
+
+VIEWPORTS = {"phone": (390, 844, True), "desktop": (1280, 800, False)}
+BLOCKING = {"serious", "critical"}
+# axe's defaults, and a rule it marks experimental: a control's name must contain its words
+OPTIONS = {"resultTypes": ["violations"],
+           "rules": {"label-content-name-mismatch": {"enabled": True}}}
+
+
+@pytest.fixture(params=list(VIEWPORTS), scope="module")
+def viewport(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(params=LANGS, scope="module")
+def lang(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def page(browser: Any, server_url: str, viewport: str, lang: str) -> Iterator[Any]:
+    width, height, touch = VIEWPORTS[viewport]
+    context = browser.new_context(
+        base_url=server_url, viewport={"width": width, "height": height},
+        is_mobile=touch, has_touch=touch, reduced_motion="reduce",
+    )
+    context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def violations(page: Any) -> list[str]:
+    """axe's serious and critical violations on the page as it is: "rule (impact): targets"."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page, options=OPTIONS).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): " + ", ".join(str(n["target"]) for n in v["nodes"][:4])
+        for v in found if v["impact"] in BLOCKING
+    ]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_no_serious_accessibility_violation(
+    page: Any, name: str, viewport: str, lang: str
+) -> None:
+    CASES[name](page)
+    page.evaluate("document.fonts.ready")
+    found = violations(page)
+    assert not found, f"{name} {viewport} {lang}:\n" + "\n".join(found)
