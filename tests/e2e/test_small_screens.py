@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_layout import open_dialog
+from tests.e2e.test_layout import finished, open_dialog
 
 PHONE = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
@@ -82,6 +82,65 @@ def test_the_new_game_clock_picker_lays_out_in_columns_on_a_phone(phone_page: An
     top = "(el) => Math.round(el.getBoundingClientRect().top)"
     rows = {pills.nth(i).evaluate(top) for i in range(7)}
     assert len(rows) >= 3  # seven pills in two (or three) columns: several rows
+
+
+# ------------------------------------------------------------------ point 6 -------------
+
+# Where the rating's digits are drawn, and the box of the nearest ancestor that clips them.
+RATING_SHOWN = """(chip) => {
+  const walker = document.createTreeWalker(chip, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.search(/\\d{3,4}$/);
+    if (at < 0 || node.parentElement.closest('[data-score], [data-clock]')) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, node.data.length);
+    const digits = range.getBoundingClientRect();
+    let clip = node.parentElement;
+    while (clip && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
+    const box = (clip || document.documentElement).getBoundingClientRect();
+    return {text: node.data, left: digits.left, right: digits.right,
+            clipLeft: box.left, clipRight: box.right};
+  }
+  return null;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ru", "fr"])
+def test_the_opponents_rating_shows_in_a_game_on_a_phone(
+    browser: Any, server_url: str, lang: str
+) -> None:
+    """A rated online game between two long names on a 390 px phone: both names may be cut
+    short, both ratings are whole on screen."""
+    me = context_for(browser, server_url, PHONE, lang)
+    other = context_for(browser, server_url, PHONE, lang)
+    try:
+        assert me.request.put("/api/me", data={"name": "Борис Великолепный"}).ok
+        assert other.request.put("/api/me", data={"name": "Chloé-Marguerite Dupont"}).ok
+        for player in (me, other):  # rated games come after five finished ones
+            page = player.new_page()
+            for _ in range(5):
+                finished(page, "triangles")
+            page.close()
+        params = {"opponent": "online", "clock": "3+2", "rated": True}
+        created = me.request.post("/api/games", data={"game": "triangles", "params": params})
+        assert created.ok, created.text()
+        game = created.json()["id"]
+        assert other.request.post(f"/api/games/{game}/join").ok
+        page = me.new_page()
+        page.goto(f"/g/{game}")
+        expect(page.locator("#tri")).to_have_attribute("data-state", "active")
+        for seat in (0, 1):
+            chip = page.locator(f".tri-player--p{seat + 1}")
+            expect(chip).to_contain_text(re.compile(r"\d{3,4}"))
+            shown = chip.evaluate(RATING_SHOWN)
+            assert shown is not None, f"seat {seat}: no rating"
+            assert shown["left"] >= shown["clipLeft"] - 0.5, shown
+            assert shown["right"] <= shown["clipRight"] + 0.5, shown
+            assert shown["right"] <= PHONE["width"], shown
+    finally:
+        me.close()
+        other.close()
 
 
 # ------------------------------------------------------------------ point 7 -------------
