@@ -126,6 +126,14 @@ def blocks(page: Any) -> None:
     ready(page, "#blocks")
 
 
+@case("blocks-confirm")
+def blocks_confirm(page: Any) -> None:
+    """Finish pressed once: it asks to be pressed again (its longest label)."""
+    blocks(page)
+    page.locator("#blocks-finish").click()
+    expect(page.locator("#blocks-finish")).to_have_class(re.compile("is-confirm"))
+
+
 @case("blocks-menu")
 def blocks_menu(page: Any) -> None:
     blocks(page)

@@ -174,3 +174,27 @@ def test_the_offline_banner_is_a_full_width_bar_over_no_control(
     page.context.set_offline(False)
     expect(page.locator("body")).to_have_attribute("data-connection", "online", timeout=15_000)
     expect(banner).to_have_count(0)
+
+
+# ------------------------------------------------------------------ point 8 -------------
+# (words broken inside: the word check of tests/e2e/test_layout.py, every page and dialog)
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["left"] < b["right"] - 0.5 and a["right"] > b["left"] + 0.5
+            and a["top"] < b["bottom"] - 0.5 and a["bottom"] > b["top"] + 0.5)
+
+
+def test_the_token_badge_stays_clear_of_new_set_while_finish_asks(phone_page: Any) -> None:
+    page = phone_page
+    page.goto("/play/blocks/classic10/00000001-a")
+    expect(page.locator("#blocks")).to_have_attribute("data-state", re.compile("playing"))
+    page.locator("#blocks-finish").click()
+    expect(page.locator("#blocks-finish")).to_have_class(re.compile("is-confirm"))
+    label = box(page, "#blocks-newset [data-label]")
+    badge = box(page, "#blocks-tokens")
+    button = box(page, "#blocks-newset")
+    assert not overlaps(label, badge), (label, badge)
+    assert badge["right"] <= button["right"] + 0.5, (badge, button)
+    assert page.locator("#blocks-newset [data-label]").evaluate(LINES) == 1
+    assert not overlaps(button, box(page, "#blocks-finish"))
