@@ -198,3 +198,37 @@ def test_the_token_badge_stays_clear_of_new_set_while_finish_asks(phone_page: An
     assert badge["right"] <= button["right"] + 0.5, (badge, button)
     assert page.locator("#blocks-newset [data-label]").evaluate(LINES) == 1
     assert not overlaps(button, box(page, "#blocks-finish"))
+
+
+# ------------------------------------------------------------------ point 12 ------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_the_pairs_end_card_fits_a_phone_held_sideways(
+    browser: Any, server_url: str, lang: str
+) -> None:
+    """The tallest card (a new record: its badge shown) at 844×390: the title whole inside
+    the card, nothing scrolled out of sight, so no scroller to take the focus either."""
+    context = context_for(browser, server_url, LANDSCAPE, lang)
+    try:
+        page = context.new_page()
+        page.goto("/play/pairs")
+        game = finished(page, "pairs")
+        page.goto(f"/g/{game}")
+        open_dialog(page, "#pairs-final")
+        expect(page.locator("#pairs-final-record")).not_to_be_empty()
+        page.evaluate("document.getElementById('pairs-final-badge').hidden = false")
+        card = box(page, "#pairs-final")
+        title = box(page, "#pairs-final-title")
+        assert card["top"] >= 0 and card["bottom"] <= LANDSCAPE["height"], card
+        assert title["top"] >= card["top"] + 8, (title, card)
+        body = page.locator("#pairs-final .dialog-body")
+        sizes = body.evaluate("(el) => [el.scrollHeight, el.clientHeight]")
+        assert sizes[0] <= sizes[1] + 1, f"the card's body scrolls: {sizes}"
+        dialog = page.locator("#pairs-final")
+        assert dialog.evaluate("(el) => el.scrollHeight <= el.clientHeight + 1")
+        page.keyboard.press("Tab")
+        focused = page.evaluate("document.activeElement.tagName")
+        assert focused in {"BUTTON", "A"}, focused
+    finally:
+        context.close()
