@@ -282,30 +282,26 @@ export class Board {
     });
   }
 
-  /** Whether another frame is due: judged at the time the last frame was drawn, not now, so
-   *  that an effect (a points popup) still visible on that frame is always drawn once more at
-   *  or after its end, and leaves the board clean however long that frame took to draw. */
+  /** Another frame is due? Judged at the last frame's time, not now: an effect (a points
+   *  popup) is drawn once more past its end however long that frame took. */
   busy() {
     const t = this.frameAt;
     this.effects = this.effects.filter((e) => e.end > t);
-    if (this.effects.length || t < this.dealUntil) return true;
+    if (this.effects.length || t < this.dealUntil || this.unpainted) return true;
     if (this.hint && !reducedMotion() && t - this.hintAt < HINT_PULSE_MS) return true;
     for (const lift of this.lifts.values()) if (t - lift.at < LIFT_MS) return true;
     return false;
   }
 
   /* ------------------------------------------------------------------ drawing -- */
-
   palette() {
     return this.art.palette();
   }
 
-  sprite(picture, g) {
-    return this.art.sprite(picture, g, this.view.dpr || 1);
-  }
-
   draw(ctx, width, height) {
     if (!this.rows) return;
+    this.art.newFrame();
+    this.unpainted = false; // a tile this frame had no time to make the bitmap of
     const g = this.layout(width, height);
     const colors = this.palette();
     const t = now();
@@ -342,6 +338,7 @@ export class Board {
       if (effect.kind === 'popup' && effect.start <= t && t < effect.end) drawPopup(ctx, g, colors, effect, effect.cells.map((cell) => this.pointXY(cell)), t);
     }
     if (this.cursor && this.cursorShown) drawCursor(ctx, g, box, colors, this.cursor);
+    if (this.unpainted) this.kick(); // the next frame draws the tiles left out
   }
 
   /** Where a removed pair is drawn this frame (the layout may have changed since it began). */
@@ -349,7 +346,7 @@ export class Board {
     return {
       ends: [this.pointXY(effect.a), this.pointXY(effect.b)],
       points: effect.path.map((p) => this.pointXY(p)),
-      sprite: this.sprite(effect.picture, g),
+      sprite: this.art.sprite(effect.picture, g, this.view.dpr || 1),
       dpr: this.view.dpr,
     };
   }
@@ -393,6 +390,11 @@ export class Board {
     }
     const lift = this.liftOf([r, c]);
     y -= lift * g.ch * 0.07;
-    drawTile(ctx, g, this.sprite(picture, g), { x, y, scale, scaleX, alpha, lift, selected }, this.palette());
+    const sprite = this.art.ready(picture, g, this.view.dpr || 1);
+    if (!sprite) {
+      this.unpainted = true;
+      return;
+    }
+    drawTile(ctx, g, sprite, { x, y, scale, scaleX, alpha, lift, selected }, this.palette());
   }
 }
