@@ -4,49 +4,29 @@ en, ru and fr: no serious or critical violation. Waits are on page state, never 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.e2e.test_layout import CASES, LANGS
+# the layout test's pages, languages and contexts (page and lang are fixtures)
+from tests.e2e.test_layout import CASES, lang, page  # noqa: F401
 
-VIEWPORTS = {"phone": (390, 844, True), "desktop": (1280, 800, False)}
 BLOCKING = {"serious", "critical"}
 # axe's defaults, and a rule it marks experimental: a control's name must contain its words
 OPTIONS = {"resultTypes": ["violations"],
            "rules": {"label-content-name-mismatch": {"enabled": True}}}
 
 
-@pytest.fixture(params=list(VIEWPORTS), scope="module")
+@pytest.fixture(params=["phone", "desktop"], scope="module")  # 390×844 and 1280×800
 def viewport(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture(params=LANGS, scope="module")
-def lang(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture
-def page(browser: Any, server_url: str, viewport: str, lang: str) -> Iterator[Any]:
-    width, height, touch = VIEWPORTS[viewport]
-    context = browser.new_context(
-        base_url=server_url, viewport={"width": width, "height": height},
-        is_mobile=touch, has_touch=touch, reduced_motion="reduce",
-    )
-    context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
-
-
-def violations(page: Any) -> list[str]:
+def violations(tab: Any) -> list[str]:
     """axe's serious and critical violations on the page as it is: "rule (impact): targets"."""
     from axe_playwright_python.sync_playwright import Axe
 
-    found = Axe().run(page, options=OPTIONS).response["violations"]
+    found = Axe().run(tab, options=OPTIONS).response["violations"]
     return [
         f"{v['id']} ({v['impact']}): " + ", ".join(str(n["target"]) for n in v["nodes"][:4])
         for v in found if v["impact"] in BLOCKING
@@ -55,7 +35,7 @@ def violations(page: Any) -> list[str]:
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_no_serious_accessibility_violation(
-    page: Any, name: str, viewport: str, lang: str
+    page: Any, name: str, viewport: str, lang: str  # noqa: F811 (the imported fixtures)
 ) -> None:
     CASES[name](page)
     page.evaluate("document.fonts.ready")

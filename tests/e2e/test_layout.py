@@ -37,14 +37,22 @@ def lang(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture
-def page(browser: Any, server_url: str, viewport: str, lang: str) -> Iterator[Any]:
-    width, height, touch = VIEWPORTS[viewport]
+def context_of(
+    browser: Any, server_url: str, size: tuple[int, int, bool], lang: str
+) -> Any:
+    """A fresh context: (width, height, touch), the language's cookie, reduced motion."""
+    width, height, touch = size
     context = browser.new_context(
         base_url=server_url, viewport={"width": width, "height": height},
         is_mobile=touch, has_touch=touch, device_scale_factor=1, reduced_motion="reduce",
     )
     context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    return context
+
+
+@pytest.fixture
+def page(browser: Any, server_url: str, viewport: str, lang: str) -> Iterator[Any]:
+    context = context_of(browser, server_url, VIEWPORTS[viewport], lang)
     try:
         yield context.new_page()
     finally:
