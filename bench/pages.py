@@ -11,6 +11,19 @@ Starts one ``uvicorn app.asgi:app`` (SQLite) and opens each page in headless Chr
 - html: the page's own document as sent (gzip) and as written.
 
 Targets (issue "Faster than boardgame.io", point 6): cold ≤ 70 KB, warm ≤ 10 KB, html ≤ 10 KB.
+
+Then, Lighthouse-style, each page once more on a throttled phone (CDP: CPU 4× slower, and
+Lighthouse's mobile network: 150 ms round trips, 1.6 Mbit/s down, 750 kbit/s up), from
+Chromium's own PerformanceObserver entries (``longtask``, ``layout-shift``) gathered from
+the first byte until the main thread has been quiet for QUIET_MS:
+
+- longest: the longest main-thread task (ms);
+- tbt: total blocking time, the sum over every task of its time beyond 50 ms;
+- cls: cumulative layout shift, the largest session window (shifts under 1 s apart, a
+  window at most 5 s long, shifts right after an input left out), as Lighthouse counts it.
+
+Targets (issue 24, point 14): Pairs' longest task < 100 ms and tbt < 200 ms; cls < 0.05 on
+every page.
 """
 
 from __future__ import annotations
@@ -26,6 +39,33 @@ from tests.servers import sqlite_server  # noqa: E402
 
 PAGES = ("/", "/play/blocks", "/play/pairs", "/play/triangles")
 KB = 1024
+CPU_SLOWDOWN = 4
+NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8,
+           "uploadThroughput": 750e3 / 8}
+QUIET_MS = 3000
+WATCH = """
+window.__perf = {tasks: [], shifts: []};
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__perf.tasks.push(e.duration);
+}).observe({type: 'longtask', buffered: true});
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (!e.hadRecentInput) window.__perf.shifts.push([e.startTime, e.value]);
+  }
+}).observe({type: 'layout-shift', buffered: true});
+"""
+# Resolves once no long task has started for `quiet` ms (the page has settled).
+SETTLED = """(quiet) => new Promise((done) => {
+  let seen = window.__perf.tasks.length, since = performance.now();
+  const check = () => {
+    if (window.__perf.tasks.length !== seen) {
+      seen = window.__perf.tasks.length;
+      since = performance.now();
+    }
+    if (performance.now() - since >= quiet) done(); else setTimeout(check, 100);
+  };
+  check();
+})"""
 
 
 class Traffic:
@@ -72,6 +112,48 @@ def measure(browser: Any, base_url: str, path: str) -> tuple[int, int, int, int]
     return cold, warm, html_sent, html_raw
 
 
+def session_cls(shifts: list[list[float]]) -> float:
+    """Lighthouse's CLS: the largest sum of shifts in a session window (gaps < 1 s, ≤ 5 s)."""
+    best = current = 0.0
+    start = last = -1e9
+    for at, value in sorted(shifts):
+        if at - last > 1000 or at - start > 5000:
+            start, current = at, 0.0
+        current += value
+        last = at
+        best = max(best, current)
+    return best
+
+
+def throttled(
+    browser: Any, base_url: str, path: str, returning: bool = False
+) -> tuple[float, float, float]:
+    """(longest task ms, total blocking time ms, cls) of one load on a throttled phone; a
+    returning player has a game under way and a finished one (the lobby's late cards)."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    if returning:
+        page.goto(f"{base_url}/me")
+        page.request.post(f"{base_url}/api/games", data={"game": "pairs"})
+        page.request.post(f"{base_url}/api/games", data={"game": "blocks"})
+    page.add_init_script(WATCH)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", NETWORK)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    page.goto(f"{base_url}{path}", wait_until="networkidle")
+    page.evaluate(SETTLED, QUIET_MS)
+    perf = page.evaluate("window.__perf")
+    context.close()
+    tasks = perf["tasks"]
+    longest = max(tasks, default=0.0)
+    blocking = sum(max(0.0, task - 50) for task in tasks)
+    return longest, blocking, session_cls(perf["shifts"])
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -83,6 +165,12 @@ def main() -> None:
             cold, warm, sent, raw = measure(browser, base_url, path)
             print(f"{path:<18} {cold / KB:>8.1f} {warm / KB:>8.1f} {sent / KB:>13.1f} "
                   f"{raw / KB:>12.1f}", flush=True)  # fmt: skip
+        print(f"\nthrottled phone (CPU {CPU_SLOWDOWN}x, 150 ms RTT, 1.6 Mbit/s):")
+        print(f"{'page':<18} {'longest ms':>11} {'tbt ms':>8} {'cls':>7}")
+        for path, returning in [(p, False) for p in (*PAGES, "/me")] + [("/", True)]:
+            longest, blocking, cls = throttled(browser, base_url, path, returning)
+            name = f"{path} (returning)" if returning else path
+            print(f"{name:<18} {longest:>11.0f} {blocking:>8.0f} {cls:>7.3f}", flush=True)
         browser.close()
 
 

@@ -1,5 +1,7 @@
 /* One report of everything wrong on the page as it is: overflowing or clipped boxes, controls
-out of the viewport, touch targets under 44 px. Inside an open modal dialog only the dialog
+out of the viewport, touch targets under 44 px, a word of a label, button, heading or table
+header broken over two lines (the lines a word's letters sit on, from Range.getClientRects;
+a break after a hyphen or a slash is a break between words). Inside an open modal dialog only the dialog
 counts (the page behind it is inert).
    Used by tests/e2e/test_layout.py (page.evaluate). */
 (touch) => {
@@ -23,7 +25,7 @@ counts (the page behind it is inert).
       out.push(`overflow ${el.scrollWidth}>${el.clientWidth}: ${name(el)}`);
     }
   }
-  const controls = scope.querySelectorAll('button, a[href], select, input:not([type=radio]):not([type=checkbox]), summary, label:has(> input[type=radio]), label:has(> input[type=checkbox])');
+  const controls = scope.querySelectorAll('button, a[href], select, [role=button], [role=tab], [tabindex]:not([tabindex="-1"]), input:not([type=radio]):not([type=checkbox]), summary, label:has(> input[type=radio]), label:has(> input[type=checkbox])');
   for (const el of controls) {
     if (!shown(el)) continue;
     const r = el.getBoundingClientRect();
@@ -38,6 +40,23 @@ counts (the page behind it is inert).
     const inline = el.tagName === 'A' && getComputedStyle(el).display === 'inline';
     if (touch && !inline && (r.width < 43.5 || r.height < 43.5)) {
       out.push(`small ${Math.round(r.width)}×${Math.round(r.height)}: ${name(el)}`);
+    }
+  }
+  const wordy = scope.querySelectorAll('label, button, h1, h2, h3, h4, h5, h6, th, dt, summary, legend, a, [role=button], [role=tab], [class*="label"], [class*="title"]');
+  const range = document.createRange();
+  for (const el of wordy) {
+    if (!shown(el)) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/[^\s\-‐‑–—/]+/g)) {
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => r.top);
+        if (tops.length > 1 && Math.max(...tops) - Math.min(...tops) > 2) {
+          out.push(`word broken "${m[0]}": ${name(el)}`);
+          break;
+        }
+      }
     }
   }
   if (document.documentElement.scrollWidth > vw + 1) out.push(`page scrolls sideways by ${document.documentElement.scrollWidth - vw}px`);

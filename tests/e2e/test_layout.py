@@ -39,14 +39,22 @@ def lang(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture
-def page(browser: Any, server_url: str, viewport: str, lang: str) -> Iterator[Any]:
-    width, height, touch = VIEWPORTS[viewport]
+def context_of(
+    browser: Any, server_url: str, size: tuple[int, int, bool], lang: str
+) -> Any:
+    """A fresh context: (width, height, touch), the language's cookie, reduced motion."""
+    width, height, touch = size
     context = browser.new_context(
         base_url=server_url, viewport={"width": width, "height": height},
         is_mobile=touch, has_touch=touch, device_scale_factor=1, reduced_motion="reduce",
     )
     context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    return context
+
+
+@pytest.fixture
+def page(browser: Any, server_url: str, viewport: str, lang: str) -> Iterator[Any]:
+    context = context_of(browser, server_url, VIEWPORTS[viewport], lang)
     try:
         yield context.new_page()
     finally:
@@ -126,6 +134,14 @@ def lobby_seek(page: Any) -> None:
 def blocks(page: Any) -> None:
     page.goto("/play/blocks/classic10/00000001-a")
     ready(page, "#blocks")
+
+
+@case("blocks-confirm")
+def blocks_confirm(page: Any) -> None:
+    """Finish pressed once: it asks to be pressed again (its longest label)."""
+    blocks(page)
+    page.locator("#blocks-finish").click()
+    expect(page.locator("#blocks-finish")).to_have_class(re.compile("is-confirm"))
 
 
 @case("blocks-menu")

@@ -79,7 +79,8 @@ export class Hud {
     newSet.hidden = !mine || view.over || view.tokens === null || view.tokens === undefined;
     newSet.disabled = !view.can_new_set;
     $('blocks-tokens').textContent = String(view.tokens ?? 0);
-    newSet.setAttribute('aria-label', t('games.blocks.new_set.aria', { n: view.tokens ?? 0 }));
+    // its name is the label it shows ("New set", or "Press again"); what it does, said aside
+    $('blocks-newset-about').textContent = t('games.blocks.new_set.aria', { n: view.tokens ?? 0 });
     newSet.classList.toggle('is-urgent', Boolean(view.stuck && view.can_new_set));
     $('blocks-finish').hidden = !mine || view.over;
     $('blocks-rotate-hint').hidden = !mine || view.over || !view.can_rotate;

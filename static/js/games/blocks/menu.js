@@ -78,17 +78,17 @@ export class Menu extends GameMenu {
     const rulesets = el('div', { class: 'blocks-choices', role: 'list' });
     for (const name of rulesetsOf(this.catalog)) {
       const current = name === this.current.ruleset && !this.daily;
-      rulesets.append(el(
+      // a link may not be a list item itself: each sits in one (laid out as if it were not)
+      rulesets.append(el('div', { class: 'blocks-choices__item', role: 'listitem' }, el(
         'a',
         {
           class: `blocks-choice${current ? ' is-current' : ''}`,
           href: `/play/blocks/${name}`,
-          role: 'listitem',
           'aria-current': current ? 'page' : null,
         },
         el('span', { class: `blocks-choice__icon blocks-choice__icon--${name}`, 'aria-hidden': 'true' }),
         el('span', { class: 'blocks-choice__title' }, t(`games.blocks.${name}.title`)),
-      ));
+      )));
     }
     form.append(el('p', { class: 'field-label' }, t('games.blocks.ruleset')), rulesets);
 

@@ -23,7 +23,8 @@
  * The board owns the state and the animation loop; it hands what to draw to plain
  * functions: geometry.js (layout), tiles.js (tile bitmaps and poses), overlays.js (rings,
  * hint, cursor, popup) and removal.js (a removed pair's path and shards).
- * The container's data-geometry holds "x0 y0 cellWidth cellHeight rows cols" (for tests).
+ * The container's data-geometry holds "x0 y0 cellWidth cellHeight rows cols" and its
+ * data-animating "true" while the animation loop runs (both for tests).
  */
 
 import { createBoardCanvas } from '../../core/canvas.js';
@@ -73,6 +74,7 @@ export class Board {
     this.art = new TileArt();
     this.geo = null;
     this.raf = 0;
+    this.frameAt = 0; // when the animation loop's last frame was drawn
     this.view = createBoardCanvas(container, (ctx, w, h) => this.draw(ctx, w, h));
     window.addEventListener('themechange', () => {
       this.art.reset();
@@ -266,38 +268,40 @@ export class Board {
 
   kick() {
     if (this.raf) return;
+    this.container.dataset.animating = 'true'; // page state, for tests: "false" once the loop rests
     this.raf = requestAnimationFrame(() => {
       this.raf = 0;
+      this.frameAt = now();
       try {
         this.view.drawNow();
       } finally {
         this.markDealing(); // a frame that throws must not end the loop with it
         if (this.busy()) this.kick();
+        else this.container.dataset.animating = 'false';
       }
     });
   }
 
+  /** Another frame is due? Judged at the last frame's time, not now: an effect (a points
+   *  popup) is drawn once more past its end however long that frame took. */
   busy() {
-    const t = now();
+    const t = this.frameAt;
     this.effects = this.effects.filter((e) => e.end > t);
-    if (this.effects.length || t < this.dealUntil) return true;
+    if (this.effects.length || t < this.dealUntil || this.unpainted) return true;
     if (this.hint && !reducedMotion() && t - this.hintAt < HINT_PULSE_MS) return true;
     for (const lift of this.lifts.values()) if (t - lift.at < LIFT_MS) return true;
     return false;
   }
 
   /* ------------------------------------------------------------------ drawing -- */
-
   palette() {
     return this.art.palette();
   }
 
-  sprite(picture, g) {
-    return this.art.sprite(picture, g, this.view.dpr || 1);
-  }
-
   draw(ctx, width, height) {
     if (!this.rows) return;
+    this.art.newFrame();
+    this.unpainted = false; // a tile this frame had no time to make the bitmap of
     const g = this.layout(width, height);
     const colors = this.palette();
     const t = now();
@@ -331,9 +335,10 @@ export class Board {
     }
     for (const effect of this.effects) if (effect.kind === 'remove') drawRemoval(ctx, g, box, colors, effect, t, this.removalScene(effect, g));
     for (const effect of this.effects) {
-      if (effect.kind === 'popup' && effect.start <= t) drawPopup(ctx, g, colors, effect, effect.cells.map((cell) => this.pointXY(cell)), t);
+      if (effect.kind === 'popup' && effect.start <= t && t < effect.end) drawPopup(ctx, g, colors, effect, effect.cells.map((cell) => this.pointXY(cell)), t);
     }
     if (this.cursor && this.cursorShown) drawCursor(ctx, g, box, colors, this.cursor);
+    if (this.unpainted) this.kick(); // the next frame draws the tiles left out
   }
 
   /** Where a removed pair is drawn this frame (the layout may have changed since it began). */
@@ -341,7 +346,7 @@ export class Board {
     return {
       ends: [this.pointXY(effect.a), this.pointXY(effect.b)],
       points: effect.path.map((p) => this.pointXY(p)),
-      sprite: this.sprite(effect.picture, g),
+      sprite: this.art.sprite(effect.picture, g, this.view.dpr || 1),
       dpr: this.view.dpr,
     };
   }
@@ -385,6 +390,11 @@ export class Board {
     }
     const lift = this.liftOf([r, c]);
     y -= lift * g.ch * 0.07;
-    drawTile(ctx, g, this.sprite(picture, g), { x, y, scale, scaleX, alpha, lift, selected }, this.palette());
+    const sprite = this.art.ready(picture, g, this.view.dpr || 1);
+    if (!sprite) {
+      this.unpainted = true;
+      return;
+    }
+    drawTile(ctx, g, sprite, { x, y, scale, scaleX, alpha, lift, selected }, this.palette());
   }
 }

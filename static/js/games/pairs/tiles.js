@@ -5,6 +5,8 @@
  *   const art = new TileArt()
  *   art.palette()                   the theme's colours (read once, until art.reset())
  *   art.sprite(picture, g, dpr)     {canvas, pad, w, h}: the tile's bitmap for cells of g
+ *   art.ready(picture, g, dpr)      the bitmap if it is made, or made now while this frame's
+ *                                   budget lasts (art.newFrame() starts one), else null
  *   art.reset()                     after a theme change: colours and bitmaps are read anew
  *   tileBox(g)                      {inset, depth, w, h, faceH, radius} of a tile in a cell
  *   drawSlots(ctx, g, box, colors)  the board under the tiles: a soft panel, one slot per cell
@@ -17,6 +19,10 @@ import { pairsPalette } from './palette.js';
 import { drawPicture } from './pictures.js';
 
 const MAX_SPRITES = 64; // past this, the cache holds old sizes after many resizes
+// Painting a tile's bitmap (shadow blur at the device's pixel ratio, the picture) is the
+// board's costly part: a frame makes bitmaps for this long at most (one at least), the
+// rest come in the next frames, so no task blocks the page for long on a slow phone.
+const FRAME_BUDGET_MS = 8;
 
 export function tileBox(g) {
   const inset = Math.max(1.5, g.cw * 0.035);
@@ -43,6 +49,24 @@ export class TileArt {
   constructor() {
     this.colors = null;
     this.sprites = new Map();
+    this.spent = 0; // ms spent making bitmaps in this frame
+    this.made = 0; // bitmaps made in this frame
+  }
+
+  newFrame() {
+    this.spent = 0;
+    this.made = 0;
+  }
+
+  ready(picture, g, dpr = 1) {
+    const made = this.sprites.get(`${picture}|${g.cw}|${g.ch}|${dpr}`);
+    if (made) return made;
+    if (this.made > 0 && this.spent >= FRAME_BUDGET_MS) return null;
+    const start = performance.now();
+    const sprite = this.sprite(picture, g, dpr);
+    this.spent += performance.now() - start;
+    this.made += 1;
+    return sprite;
   }
 
   reset() {

@@ -43,7 +43,9 @@ function renderHud() {
   for (const chip of document.querySelectorAll('.tri-player')) {
     const seat = Number(chip.dataset.seat);
     const name = ctx.session.view ? nameOf(seat) : t(`common.player${seat + 1}`);
-    chip.querySelector('[data-name]').textContent = name + (ctx.session.view ? ratingOf(seat) : '');
+    chip.querySelector('[data-name]').textContent = name;
+    // a span of its own: the name may be cut short on a phone, the rating never
+    chip.querySelector('[data-rating]').textContent = ctx.session.view ? ratingOf(seat) : '';
     const score = chip.querySelector('[data-score]');
     score.textContent = formatNumber(scores[seat] ?? 0);
     score.setAttribute('aria-label', plural('games.triangles.hud.triangles', scores[seat] ?? 0));
