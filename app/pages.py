@@ -18,6 +18,7 @@ from app.errors import AppError
 from app.game_pages import GamePackages
 from app.i18n import LANGUAGES, Translator, negotiate
 from app.models import GameStatus
+from app.outage import is_outage
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 # The site's templates, then those a game packaged outside the repository brings.
@@ -100,12 +101,35 @@ def lobby_games(engines: Any) -> tuple[list[dict[str, Any]], list[str]]:
     return games, daily
 
 
+CONTINUE_MAX = 6  # the lobby's "continue" cards at most (static/js/lobby/remember.js)
+
+
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
-    games, daily = lobby_games(request.app.state.services.catalog.engines)
+    services = request.app.state.services
+    games, daily = lobby_games(services.catalog.engines)
     # The games go to the template only (not the page's JSON: lobby.js asks /api/catalog).
-    extra = {"games": games, "daily_games": daily}
+    extra = {
+        "games": games,
+        "daily_games": daily,
+        "continue_count": await continue_count(services, request.state.player_id),
+    }
     return render(request, "lobby.html", template_only=extra, page_name="lobby")
+
+
+async def continue_count(services: Any, player_id: str) -> int:
+    """How many "continue" cards the lobby will show: the page keeps their room from the
+    first paint, so the games below do not jump when lobby.js fills them in. A database
+    that does not answer costs the lobby its reserved room, never the page."""
+    try:
+        active = await services.history.games(
+            player_id, None, GameStatus.ACTIVE, None, CONTINUE_MAX
+        )
+    except Exception as error:  # noqa: BLE001 - only an outage is swallowed
+        if not is_outage(error):
+            raise
+        return 0
+    return len(active.games)
 
 
 @router.get("/me", response_class=HTMLResponse)

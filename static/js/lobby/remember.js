@@ -62,7 +62,9 @@ export async function remember(catalog) {
       api('GET', '/api/me/stats'),
     ]);
     const section = document.getElementById('continue-section');
-    document.getElementById('continue-list').replaceChildren(...active.games.map((g) => card(g, catalog)));
+    const list = document.getElementById('continue-list');
+    list.replaceChildren(...active.games.map((g) => card(g, catalog)));
+    list.removeAttribute('aria-busy');
     section.hidden = active.games.length === 0;
     markDailies(stats.daily);
     const streak = document.querySelector('.lobby [data-streak]');
@@ -71,6 +73,8 @@ export async function remember(catalog) {
     streak.textContent = stats.streak ? plural('lobby.streak', stats.streak) : '';
     main.dataset.remembered = 'ready';
   } catch {
+    const reserved = document.querySelector('#continue-list .continue-card--reserved');
+    if (reserved) document.getElementById('continue-section').hidden = true;
     main.dataset.remembered = 'error'; // the lobby works without it
   }
 }
