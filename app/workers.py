@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -27,6 +28,7 @@ from app.models import Game
 from engines.core.errors import AppCode
 
 T = TypeVar("T")
+PARENT_CHECK_S = 1.0  # how often a worker looks whether its server still lives
 
 
 def _computer_move(engine: AnyEngine, state: Mapping[str, Any]) -> dict[str, Any]:
@@ -46,11 +48,20 @@ def _new_game(engine: AnyEngine, params: Any, seed: int) -> Any:
     return engine.new_game(params, seed)
 
 
-def _bound_caches(engines: tuple[AnyEngine, ...], budget: int | None) -> None:
-    """In a new worker: the same bound on the engines' caches as in the server."""
+def _start_worker(engines: tuple[AnyEngine, ...], budget: int | None, server_pid: int) -> None:
+    """In a new worker: the same bound on the engines' caches as in the server, and an end
+    with the server: a server killed outright (SIGKILL, a crash) cannot shut its pool down,
+    and its workers would otherwise wait on their queue for ever, holding their memory."""
     if budget is not None:
         for engine in engines:
             engine.bound_caches(budget)
+    threading.Thread(target=_exit_with, args=(server_pid,), daemon=True).start()
+
+
+def _exit_with(server_pid: int) -> None:
+    while os.getppid() == server_pid:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)  # the server is gone: nobody is left to answer
 
 
 _POOLS: dict[tuple[int, int | None], ProcessPoolExecutor] = {}
@@ -66,7 +77,8 @@ def shared_pool(
     if key not in _POOLS:
         context = multiprocessing.get_context("spawn")
         _POOLS[key] = ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_bound_caches, initargs=(engines, cache_budget)
+            workers, mp_context=context, initializer=_start_worker,
+            initargs=(engines, cache_budget, os.getpid()),
         )
     return _POOLS[key]
 
