@@ -84,7 +84,7 @@ def test_end_card_play_again_full_width_and_no_visitor_record(
     expect(again).to_be_visible()
     shared = card.locator('[data-action="new"]')
     if shared.is_visible():
-        assert again.bounding_box()["width"] == shared.bounding_box()["width"]
+        assert abs(again.bounding_box()["width"] - shared.bounding_box()["width"]) < 1
     actions = card.locator(".end-actions").bounding_box()
     assert again.bounding_box()["width"] >= actions["width"] - 48
     expect(card.locator("#tri-final-stats")).to_be_visible()
