@@ -83,6 +83,8 @@ def test_end_card_play_again_full_width_and_no_visitor_record(
     again = card.locator('[data-action="again"]')
     expect(again).to_be_visible()
     shared = card.locator('[data-action="new"]')
+    # measured once the card has stopped growing in (its opening animation scales it)
+    card.evaluate("el => Promise.all(el.getAnimations({subtree: true}).map((a) => a.finished))")
     if shared.is_visible():
         assert abs(again.bounding_box()["width"] - shared.bounding_box()["width"]) < 1
     actions = card.locator(".end-actions").bounding_box()
