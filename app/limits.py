@@ -259,15 +259,12 @@ class Admission:
     async def creating(self, player_id: str, address: str) -> None:
         """Count a game created; 429 ``rate_limited`` with Retry-After beyond the limits."""
         settings = self.settings
-        await self._count(
+        await self._count_both(
             "create",
             "new games",
-            self._player_and_address(
-                player_id,
-                address,
-                settings.limit_creates_per_player_min,
-                settings.limit_creates_per_ip_min,
-            ),
+            player_id,
+            address,
+            (settings.limit_creates_per_player_min, settings.limit_creates_per_ip_min),
         )
 
     async def pacing(self, game_id: str) -> None:
@@ -279,87 +276,69 @@ class Admission:
     async def seeking(self, player_id: str, address: str) -> None:
         """Count a seek posted (quick pairing)."""
         settings = self.settings
-        await self._count(
+        await self._count_both(
             "seek",
             "seeks",
-            self._player_and_address(
-                player_id,
-                address,
-                settings.limit_seeks_per_player_min,
-                settings.limit_seeks_per_ip_min,
-            ),
+            player_id,
+            address,
+            (settings.limit_seeks_per_player_min, settings.limit_seeks_per_ip_min),
         )
 
     async def transferring(self, player_id: str, address: str) -> None:
         """Count a device-transfer code asked for (each is a row until it runs out): per
         browser, and per address, since a new cookie costs nothing."""
         settings = self.settings
-        await self._count(
+        await self._count_both(
             "transfer",
             "transfer codes",
-            self._player_and_address(
-                player_id,
-                address,
-                settings.limit_transfers_per_player_min,
-                settings.limit_transfers_per_ip_min,
-            ),
+            player_id,
+            address,
+            (settings.limit_transfers_per_player_min, settings.limit_transfers_per_ip_min),
         )
 
     async def claiming(self, player_id: str, address: str) -> None:
         """Count a claim of a transfer code: each one is a guess, so both the browser
         and its address are held to a few a minute."""
         settings = self.settings
-        await self._count(
+        await self._count_both(
             "claim",
             "code attempts",
-            self._player_and_address(
-                player_id,
-                address,
-                settings.limit_claims_per_player_min,
-                settings.limit_claims_per_ip_min,
-            ),
+            player_id,
+            address,
+            (settings.limit_claims_per_player_min, settings.limit_claims_per_ip_min),
         )
 
     async def subscribing(self, player_id: str, address: str) -> None:
         """Count a push subscription written or removed (each is a row write)."""
         settings = self.settings
-        await self._count(
+        await self._count_both(
             "push",
             "notification changes",
-            self._player_and_address(
-                player_id,
-                address,
-                settings.limit_push_writes_per_player_min,
-                settings.limit_push_writes_per_ip_min,
-            ),
+            player_id,
+            address,
+            (settings.limit_push_writes_per_player_min, settings.limit_push_writes_per_ip_min),
         )
 
     async def replaying(self, player_id: str | None, address: str) -> None:
         """Count a replay that folds a log (a cached one costs nothing and is not counted)."""
         settings = self.settings
-        await self._count(
+        await self._count_both(
             "replay",
             "replays",
-            self._player_and_address(
-                player_id,
-                address,
-                settings.limit_replays_per_player_min,
-                settings.limit_replays_per_ip_min,
-            ),
+            player_id,
+            address,
+            (settings.limit_replays_per_player_min, settings.limit_replays_per_ip_min),
         )
 
     async def verifying(self, player_id: str | None, address: str) -> None:
         """Count a submitted log replayed for verification."""
         settings = self.settings
-        await self._count(
+        await self._count_both(
             "verify",
             "verifications",
-            self._player_and_address(
-                player_id,
-                address,
-                settings.limit_verifies_per_player_min,
-                settings.limit_verifies_per_ip_min,
-            ),
+            player_id,
+            address,
+            (settings.limit_verifies_per_player_min, settings.limit_verifies_per_ip_min),
         )
 
     @staticmethod
@@ -369,6 +348,12 @@ class Admission:
         """The keys to count: the player's (when known) and the address's."""
         by_ip = (f"ip:{address}", per_ip)
         return ((f"player:{player_id}", per_player), by_ip) if player_id else (by_ip,)
+
+    async def _count_both(
+        self, action: str, what: str, player_id: str | None, address: str, limits: tuple[int, int]
+    ) -> None:
+        """Count the player (when known) and the address, each against its own limit."""
+        await self._count(action, what, self._player_and_address(player_id, address, *limits))
 
     async def _count(self, action: str, what: str, keys: tuple[tuple[str, int], ...]) -> None:
         for key, limit in keys:
