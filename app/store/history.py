@@ -14,7 +14,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.models import Game, GameStatus
-from app.store.games import scores_better_than
+from app.store.records import scores_better_than
 from engines.core.protocol import ScoreOrder
 
 HISTORY_COLUMNS = (
