@@ -121,3 +121,32 @@ def test_a_move_acknowledged_before_the_socket_drops_is_not_refused(page: Any) -
         }
     """, game["id"])
     assert result == {"ok": 1, "reconnected": True}
+
+
+def test_an_answer_heard_while_the_browser_has_no_network_keeps_the_page_offline(
+    page: Any,
+) -> None:
+    """An answer to a call sent before the network dropped (or a socket that outlived the
+    drop) is no sign the network is back while the browser says it has none; the browser's
+    own 'online' event is. Before the fix the first answer turned the page online."""
+    states = run(page, "session", """
+        const online = { value: true };
+        Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online.value });
+        const session = new m.Session('pairs');
+        const state = () => document.body.dataset.connection;
+        const seen = [state()];
+        online.value = false;
+        window.dispatchEvent(new Event('offline'));
+        seen.push(state());
+        await session.get('/api/catalog');  // answered: the request never left this machine
+        seen.push(state());
+        online.value = true;
+        window.dispatchEvent(new Event('online'));
+        const deadline = performance.now() + 10000;
+        while (state() !== 'online' && performance.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        seen.push(state());
+        return seen;
+    """)
+    assert states == ["online", "offline", "offline", "online"]

@@ -353,12 +353,14 @@ export class Session {
       }
     } catch (error) {
       if (error.status > 0) this.back();
-      else this.schedule();
     }
+    if (!this.online) this.schedule();
   }
 
   back(refresh = true) {
-    if (this.online) return;
+    // The browser knows when it has no network at all: an answer to a call sent before the
+    // drop, or a socket that outlived it, does not make the page online again.
+    if (this.online || navigator.onLine === false) return;
     this.online = true;
     this.probes = 0;
     clearTimeout(this.probeTimer);
