@@ -93,7 +93,8 @@ export function createBoardCanvas(container, draw) {
   window.addEventListener('orientationchange', onOrientation);
   window.addEventListener('themechange', requestDraw);
   watchDpr();
-  resize();
+  // No resize() here: the observer's first call sizes and draws the canvas before the first
+  // paint, so building a page neither forces a layout nor draws in its script's task.
 
   function destroy() {
     observer.disconnect();

@@ -58,11 +58,14 @@ function apply(theme) {
   const root = document.documentElement;
   root.classList.toggle('theme-light', theme === 'light');
   root.classList.toggle('theme-dark', theme === 'dark');
-  const bg = cssVar('--bg');
-  for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
-    if (theme === 'system' && !root.classList.contains('theme-nebula')) continue;
-    meta.removeAttribute('media');
-    meta.content = bg;
+  // With the system's theme the metas keep their media queries; otherwise they take the
+  // page's background (read only then: reading a computed style forces a style pass).
+  if (theme !== 'system' || root.classList.contains('theme-nebula')) {
+    const bg = cssVar('--bg');
+    for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
+      meta.removeAttribute('media');
+      meta.content = bg;
+    }
   }
   for (const button of document.querySelectorAll('[data-theme-toggle]')) {
     const label = t('site.theme.toggle', { name: t(`site.theme.${theme}`) });

@@ -109,7 +109,10 @@ export class Hud {
     let ms = this.clockMs();
     if (timed) ms = Math.max(0, ms);
     // A countdown shows whole seconds left (0:01 until it is really over).
-    n.clock.textContent = formatTime(timed ? Math.ceil(ms / 1000) * 1000 : ms);
+    // Written only when it changes: the tick runs five times a second, and a new text node
+    // costs a style and layout pass that the deal's frames would otherwise share.
+    const text = formatTime(timed ? Math.ceil(ms / 1000) * 1000 : ms);
+    if (n.clock.textContent !== text) n.clock.textContent = text;
     n.clockBox.classList.toggle('is-low', timed && !view.over && ms < LOW_MS);
     n.clockBox.classList.toggle('is-paused', (Boolean(view.paused) || !this.session.online) && !view.over);
     // The streak badge and its bar: the time left to extend the streak, from the server's
