@@ -150,3 +150,22 @@ def test_an_answer_heard_while_the_browser_has_no_network_keeps_the_page_offline
         return seen;
     """)
     assert states == ["online", "offline", "offline", "online"]
+
+
+def test_a_board_canvas_is_sized_by_its_observer_at_most_at_twice_the_css_pixels(
+    page: Any,
+) -> None:
+    """On a 3× phone a board's canvas holds 2× pixels (bench/pages.py: the deal's frames on a
+    throttled phone); it is first sized and drawn by its ResizeObserver, not while the page's
+    script builds it, so building a board forces no layout."""
+    sizes = run(page, "canvas", """
+        const box = document.createElement('div');
+        box.style.cssText = 'width: 100px; height: 50px';
+        document.body.append(box);
+        const draws = [];
+        const board = m.createBoardCanvas(box, (ctx, w, h) => draws.push([w, h]));
+        const built = [board.canvas.width, draws.length];
+        while (!draws.length) await new Promise((resolve) => requestAnimationFrame(resolve));
+        return [window.devicePixelRatio, built, [board.canvas.width, board.canvas.height], draws[0]];
+    """)
+    assert sizes == [3, [300, 0], [200, 100], [100, 50]]

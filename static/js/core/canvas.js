@@ -1,9 +1,11 @@
 /**
- * canvas — one crisp canvas per board, sized to its container and devicePixelRatio.
+ * canvas — one crisp canvas per board, sized to its container and devicePixelRatio (at most 2).
  *
  *   const board = createBoardCanvas(container, draw)
- *     container  an element with a size of its own (e.g. .board-box, .tray-box); the
- *                canvas (class "board-canvas") is appended to it and fills it
+ *     container  a positioned element with a size of its own (.board-box, .tray-box); the
+ *                canvas (class "board-canvas", absolutely placed) is appended to it and
+ *                fills it. Its position is left to the stylesheet: reading it here would
+ *                force a style pass while the page's script runs.
  *     draw(ctx, width, height)  paints everything; called with the transform set so that
  *                units are CSS pixels, after every resize, DPR change and themechange
  *   board.canvas, board.ctx, board.width, board.height (CSS px), board.dpr
@@ -13,10 +15,15 @@
  *   board.destroy()             stop observing and remove the canvas
  */
 
+// The backing store's pixel ratio, at most 2: a 3× phone's canvas is drawn at 2× and scaled
+// up, which at ~460 ppi cannot be told apart at arm's length, while every frame paints and
+// hands the compositor 2.25× fewer pixels (on a throttled phone that halved the deal's
+// longest frames, see bench/pages.py).
+const MAX_DPR = 2;
+
 export function createBoardCanvas(container, draw) {
   const canvas = document.createElement('canvas');
   canvas.className = 'board-canvas';
-  if (getComputedStyle(container).position === 'static') container.style.position = 'relative';
   container.append(canvas);
   const ctx = canvas.getContext('2d');
 
@@ -37,7 +44,7 @@ export function createBoardCanvas(container, draw) {
 
   function resize() {
     const rect = container.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = Math.min(MAX_DPR, window.devicePixelRatio || 1);
     const width = Math.max(0, rect.width);
     const height = Math.max(0, rect.height);
     const pixelWidth = Math.round(width * dpr);
