@@ -5,6 +5,7 @@
  *   const art = new TileArt()
  *   art.palette()                   the theme's colours (read once, until art.reset())
  *   art.sprite(picture, g, dpr)     {canvas, pad, w, h}: the tile's bitmap for cells of g
+ *                                   (its picture over the blank tile, painted once per size)
  *   art.ready(picture, g, dpr)      the bitmap if it is made, or made now while this frame's
  *                                   budget lasts (art.newFrame() starts one), else null
  *   art.reset()                     after a theme change: colours and bitmaps are read anew
@@ -84,21 +85,36 @@ export class TileArt {
     let sprite = this.sprites.get(id);
     if (sprite) return sprite;
     if (this.sprites.size > MAX_SPRITES) this.sprites.clear();
-    const pad = Math.ceil(g.cw * 0.2);
-    const w = g.cw + 2 * pad;
-    const h = g.ch + 2 * pad;
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.ceil(w * dpr);
-    canvas.height = Math.ceil(h * dpr);
-    const ctx = canvas.getContext('2d');
+    const blank = this.blank(g, dpr);
+    const { canvas, ctx } = bitmap(blank.canvas.width, blank.canvas.height);
+    ctx.drawImage(blank.canvas, 0, 0);
     ctx.scale(dpr, dpr);
-    this.paint(ctx, picture, pad, pad, g);
-    sprite = { canvas, pad, w, h };
+    const t = tileBox(g);
+    const size = Math.min(t.w, t.faceH) * 0.74;
+    drawPicture(ctx, picture, blank.pad + t.inset + (t.w - size) / 2, blank.pad + t.inset + (t.faceH - size) / 2, size);
+    sprite = { canvas, pad: blank.pad, w: blank.w, h: blank.h };
     this.sprites.set(id, sprite);
     return sprite;
   }
 
-  paint(ctx, picture, x, y, g) {
+  /** The tile without a picture (its shadow, side, face and edge), the same for every
+   *  picture of a size: painted once (the shadow's blur is the costly part) and copied. */
+  blank(g, dpr) {
+    const id = `blank|${g.cw}|${g.ch}|${dpr}`;
+    let blank = this.sprites.get(id);
+    if (blank) return blank;
+    const pad = Math.ceil(g.cw * 0.2);
+    const w = g.cw + 2 * pad;
+    const h = g.ch + 2 * pad;
+    const { canvas, ctx } = bitmap(Math.ceil(w * dpr), Math.ceil(h * dpr));
+    ctx.scale(dpr, dpr);
+    this.paint(ctx, pad, pad, g);
+    blank = { canvas, pad, w, h };
+    this.sprites.set(id, blank);
+    return blank;
+  }
+
+  paint(ctx, x, y, g) {
     const colors = this.palette();
     const t = tileBox(g);
     const left = x + t.inset;
@@ -125,9 +141,14 @@ export class TileArt {
     ctx.strokeStyle = colors.edge;
     rounded(ctx, left + 0.5, top + 0.5, t.w - 1, t.faceH - 1, t.radius);
     ctx.stroke();
-    const size = Math.min(t.w, t.faceH) * 0.74;
-    drawPicture(ctx, picture, left + (t.w - size) / 2, top + (t.faceH - size) / 2, size);
   }
+}
+
+function bitmap(width, height) {
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  return { canvas, ctx: canvas.getContext('2d') };
 }
 
 /** One tile: scaled about its centre (scaleX for a flip), lifted with a shadow, and the
