@@ -12,7 +12,10 @@ import { registerWorker } from './core/worker.js';
 initTheme();
 initLanguageSwitch();
 initSoundToggle();
-registerWorker();
+// After the page has loaded: installing the worker fetches the whole shell, which must not
+// compete with the page's own first load on a slow network.
+if (document.readyState === 'complete') registerWorker();
+else window.addEventListener('load', () => registerWorker(), { once: true });
 
 document.addEventListener('themetoggled', () => {
   toast(t('site.theme.changed', { name: t(`site.theme.${currentTheme()}`) }), { ms: 1600 });
