@@ -166,6 +166,7 @@ def test_a_board_canvas_is_sized_by_its_observer_at_most_at_twice_the_css_pixels
         const board = m.createBoardCanvas(box, (ctx, w, h) => draws.push([w, h]));
         const built = [board.canvas.width, draws.length];
         while (!draws.length) await new Promise((resolve) => requestAnimationFrame(resolve));
-        return [window.devicePixelRatio, built, [board.canvas.width, board.canvas.height], draws[0]];
+        const sized = [board.canvas.width, board.canvas.height];
+        return [window.devicePixelRatio, built, sized, draws[0]];
     """)
     assert sizes == [3, [300, 0], [200, 100], [100, 50]]
