@@ -35,10 +35,7 @@ import { clamp01, drawCursor, drawHint, drawPopup, drawRing, drawTwins, HINT_PUL
 import { drawRemoval } from './removal.js';
 import { drawSlots, drawTile, TileArt, tileBox } from './tiles.js';
 
-// The first tile starts falling a few frames after the deal begins: the frame that shows a
-// new game already lays out the page and paints the empty board, and the tiles' bitmaps
-// are made in the frames after it rather than all in that one.
-const DEAL_LEAD_MS = 60;
+const DEAL_LEAD_MS = 60; // the frame that shows a new game (its layout) makes no tile bitmaps
 const DEAL_STEP_MS = 34;
 const DEAL_TILE_MS = 340;
 const PATH_DRAW_MS = 170;
@@ -114,8 +111,7 @@ export class Board {
     this.dealUntil = this.dealAt + (this.rows + this.cols - 2) * DEAL_STEP_MS + DEAL_TILE_MS;
     this.container.dataset.dealing = 'true';
     this.kick();
-    // The flag also clears on a timer: a page the browser stops painting (hidden, or
-    // starved of frames) has still dealt, and takes taps (see `dealing`).
+    // The flag also clears on a timer: a hidden or frame-starved page has dealt, and takes taps.
     clearTimeout(this.dealTimer);
     this.dealTimer = setTimeout(() => this.markDealing(), this.dealUntil - now() + 1);
   }
