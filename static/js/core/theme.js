@@ -10,6 +10,7 @@
  *   effectiveTheme()     → "light" | "dark" (what is shown now)
  *   setTheme(name)       → stores and applies "system" | "light" | "dark"
  *   cssVar(name, el?)    → a custom property's value, e.g. cssVar('--p1') → "#ff5a36"
+ *   cssVars(names, el?)  → {name: value} of several, read in one style pass
  *
  * Whenever the colours may have changed, window receives a `themechange` event
  * (detail: {theme, effective}); canvases redraw on it (canvas.js does so by itself).
@@ -39,19 +40,31 @@ export function effectiveTheme() {
   return darkQuery.matches ? 'dark' : 'light';
 }
 
-let probe = null;
+/** Custom properties' values, {name: value}. A light-dark() colour comes back resolved for
+ *  the element's colour scheme: custom properties are not computed, so probe elements
+ *  resolve them, all in one style pass (reading a computed style after each change of the
+ *  page would force a pass per colour). */
+export function cssVars(names, el = document.documentElement) {
+  const style = getComputedStyle(el);
+  const values = {};
+  const probes = new Map();
+  for (const name of names) {
+    values[name] = style.getPropertyValue(name).trim();
+    if (!values[name].includes('light-dark(')) continue;
+    const probe = Object.assign(document.createElement('span'), { hidden: true });
+    probe.style.color = `var(${name})`;
+    probes.set(name, probe);
+  }
+  if (!probes.size) return values;
+  (el === document.documentElement ? document.body : el).append(...probes.values());
+  for (const [name, probe] of probes) values[name] = getComputedStyle(probe).color;
+  for (const probe of probes.values()) probe.remove();
+  return values;
+}
 
-/** A custom property's value; a light-dark() colour comes back resolved for the element's
- *  colour scheme (custom properties are not computed, so a probe element resolves it). */
+/** One custom property's value (see cssVars). */
 export function cssVar(name, el = document.documentElement) {
-  const raw = getComputedStyle(el).getPropertyValue(name).trim();
-  if (!raw.includes('light-dark(')) return raw;
-  probe ??= Object.assign(document.createElement('span'), { hidden: true });
-  probe.style.color = `var(${name})`;
-  (el === document.documentElement ? document.body : el).append(probe);
-  const colour = getComputedStyle(probe).color;
-  probe.remove();
-  return colour;
+  return cssVars([name], el)[name];
 }
 
 function apply(theme) {

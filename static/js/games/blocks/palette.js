@@ -13,9 +13,23 @@
  */
 
 import { svg } from '../../core/ui.js';
-import { cssVar } from '../../core/theme.js';
+import { cssVars } from '../../core/theme.js';
 
 const PALETTE = 10;
+const NAMED = {
+  bg: '--blk-board',
+  cell: '--blk-cell',
+  cellEdge: '--blk-cell-edge',
+  highlight: '--blk-highlight',
+  ghost: '--blk-ghost',
+  text: '--text',
+  accent: '--accent',
+  accentText: '--accent-text',
+  danger: '--danger',
+  flash: '--blk-flash',
+  pill: '--blk-pill',
+  pillText: '--blk-pill-text',
+};
 let cached = null;
 
 window.addEventListener('themechange', () => {
@@ -25,23 +39,10 @@ window.addEventListener('themechange', () => {
 
 export function colours() {
   if (!cached) {
-    const kinds = [''];
-    for (let i = 1; i <= PALETTE; i += 1) kinds.push(cssVar(`--blk-${i}`) || '#6a5cff');
-    cached = {
-      kinds,
-      bg: cssVar('--blk-board'),
-      cell: cssVar('--blk-cell'),
-      cellEdge: cssVar('--blk-cell-edge'),
-      highlight: cssVar('--blk-highlight'),
-      ghost: cssVar('--blk-ghost'),
-      text: cssVar('--text'),
-      accent: cssVar('--accent'),
-      accentText: cssVar('--accent-text'),
-      danger: cssVar('--danger'),
-      flash: cssVar('--blk-flash'),
-      pill: cssVar('--blk-pill'),
-      pillText: cssVar('--blk-pill-text'),
-    };
+    const kindNames = Array.from({ length: PALETTE }, (_, i) => `--blk-${i + 1}`);
+    const v = cssVars([...kindNames, ...Object.values(NAMED)]);
+    cached = { kinds: ['', ...kindNames.map((name) => v[name] || '#6a5cff')] };
+    for (const [key, name] of Object.entries(NAMED)) cached[key] = v[name];
   }
   return cached;
 }

@@ -4,27 +4,29 @@
  * change.
  */
 
-import { cssVar } from '../../core/theme.js';
+import { cssVars } from '../../core/theme.js';
+
+const COLOURS = {  // key: [custom property, the light theme's value]
+  face: ['--pairs-tile-face', '#fbf8f1'],
+  face2: ['--pairs-tile-face-2', '#efe8da'],
+  side: ['--pairs-tile-side', '#cfc3ad'],
+  edge: ['--pairs-tile-edge', 'rgba(90, 70, 40, 0.18)'],
+  shadow: ['--pairs-tile-shadow', 'rgba(30, 30, 60, 0.22)'],
+  slot: ['--pairs-slot', 'rgba(120, 128, 160, 0.12)'],
+  board: ['--pairs-board', 'rgba(120, 128, 160, 0.10)'],
+  select: ['--pairs-select', '#0fb9a8'],
+  twin: ['--pairs-twin', 'rgba(15, 185, 168, 0.22)'],
+  blocker: ['--pairs-blocker', '#ff3d8b'],
+  refused: ['--pairs-refused', '#e8590c'],
+  hint: ['--pairs-hint', '#f5a300'],
+  path: ['--pairs-path', '#0fb9a8'],
+  pathCase: ['--pairs-path-case', '#ffffff'],
+  cursor: ['--focus', '#2f6bff'],
+  text: ['--text', '#151a2d'],
+  popup: ['--pairs-popup', '#0b8f82'],
+};
 
 export function pairsPalette() {
-  const v = (name, fallback) => cssVar(name) || fallback;
-  return {
-    face: v('--pairs-tile-face', '#fbf8f1'),
-    face2: v('--pairs-tile-face-2', '#efe8da'),
-    side: v('--pairs-tile-side', '#cfc3ad'),
-    edge: v('--pairs-tile-edge', 'rgba(90, 70, 40, 0.18)'),
-    shadow: v('--pairs-tile-shadow', 'rgba(30, 30, 60, 0.22)'),
-    slot: v('--pairs-slot', 'rgba(120, 128, 160, 0.12)'),
-    board: v('--pairs-board', 'rgba(120, 128, 160, 0.10)'),
-    select: v('--pairs-select', '#0fb9a8'),
-    twin: v('--pairs-twin', 'rgba(15, 185, 168, 0.22)'),
-    blocker: v('--pairs-blocker', '#ff3d8b'),
-    refused: v('--pairs-refused', '#e8590c'),
-    hint: v('--pairs-hint', '#f5a300'),
-    path: v('--pairs-path', '#0fb9a8'),
-    pathCase: v('--pairs-path-case', '#ffffff'),
-    cursor: v('--focus', '#2f6bff'),
-    text: v('--text', '#151a2d'),
-    popup: v('--pairs-popup', '#0b8f82'),
-  };
+  const values = cssVars(Object.values(COLOURS).map(([name]) => name));
+  return Object.fromEntries(Object.entries(COLOURS).map(([key, [name, fallback]]) => [key, values[name] || fallback]));
 }

@@ -3,10 +3,14 @@
  * and a small canvas helper.
  */
 
-import { cssVar } from '../../core/theme.js';
+import { cssVars } from '../../core/theme.js';
+
+const NAMES = ['--p1', '--p2', '--tri-field', '--tri-field-edge', '--tri-glow-1', '--tri-glow-2', '--tri-star',
+  '--tri-star-glow', '--tri-refused', '--focus', '--tri-fill-alpha', '--tri-hatch', '--tri-hint-halo'];
 
 export function readColors(node) {
-  const get = (name, fallback) => cssVar(name, node) || fallback;
+  const values = cssVars(NAMES, node);
+  const get = (name, fallback) => values[name] || fallback;
   return {
     p: [get('--p1', '#ff5a36'), get('--p2', '#3d8bff')],
     field: get('--tri-field', '#0d1436'),
