@@ -8,7 +8,7 @@
  *   const board = new Board(container, {onDown({cell, x, y, type})})
  *   board.setTiles(rows)                 the view's `tiles` (rows of picture ids, null = empty)
  *   board.deal() / board.skipDeal()      the opening animation; board.dealing while it runs
- *                                        (and data-dealing="true" on the container)
+ *                                        (and data-dealing="true" on the container), deal.js
  *   board.select(cell | null, second?)   lifts the tile with a turquoise outline (and the
  *                                        second tile of a pair while the server checks it)
  *   board.setTwins(bool)                 pair highlighting: the selected tile's twins light up
@@ -20,9 +20,9 @@
  *   board.popup(text, cells, sub?)       floating points over a removed pair
  *   board.cellAt(x, y)                   [row, col] under a point (CSS px in the container), or null
  *
- * The board owns the state and the animation loop; it hands what to draw to plain
- * functions: geometry.js (layout), tiles.js (tile bitmaps and poses), overlays.js (rings,
- * hint, cursor, popup) and removal.js (a removed pair's path and shards).
+ * The board owns the state and the animation loop; deal.js runs the opening, and plain
+ * functions draw: geometry.js (layout), tiles.js (tile bitmaps and poses), overlays.js
+ * (rings, hint, cursor, popup) and removal.js (a removed pair's path and shards).
  * The container's data-geometry holds "x0 y0 cellWidth cellHeight rows cols" and its
  * data-animating "true" while the animation loop runs (both for tests).
  */
@@ -32,12 +32,10 @@ import { onPointer } from '../../core/pointer.js';
 import { easeOut, reducedMotion } from '../../core/ui.js';
 import { boardLayout, cellUnder, pathPoint } from './geometry.js';
 import { clamp01, drawCursor, drawHint, drawPopup, drawRing, drawTwins, HINT_PULSE_MS, same } from './overlays.js';
+import { Deal } from './deal.js';
 import { drawRemoval } from './removal.js';
 import { drawSlots, drawTile, TileArt, tileBox } from './tiles.js';
 
-const DEAL_LEAD_MS = 60; // the frame that shows a new game (its layout) makes no tile bitmaps
-const DEAL_STEP_MS = 34;
-const DEAL_TILE_MS = 340;
 const PATH_DRAW_MS = 170;
 const PATH_HOLD_MS = 230;
 const SCATTER_MS = 420;
@@ -48,10 +46,6 @@ const POPUP_MS = 950;
 const LIFT_MS = 110;
 
 const now = () => performance.now();
-const easeOutBack = (x) => {
-  const c = 1.5;
-  return 1 + (c + 1) * (x - 1) ** 3 + c * (x - 1) ** 2;
-};
 const key = (r, c) => `${r},${c}`;
 
 export class Board {
@@ -68,11 +62,10 @@ export class Board {
     this.hintAt = 0;
     this.cursor = null;
     this.cursorShown = false;
-    this.dealAt = -Infinity;
-    this.dealUntil = -Infinity;
     this.lifts = new Map(); // "r,c" → {from, to, at}
     this.effects = []; // {kind, start, end, ...}
     this.art = new TileArt();
+    this.dealer = new Deal(this);
     this.geo = null;
     this.raf = 0;
     this.frameAt = 0; // when the animation loop's last frame was drawn
@@ -103,33 +96,15 @@ export class Board {
   }
 
   deal() {
-    if (reducedMotion() || !this.rows) {
-      this.skipDeal();
-      return;
-    }
-    this.dealAt = now() + DEAL_LEAD_MS;
-    this.dealUntil = this.dealAt + (this.rows + this.cols - 2) * DEAL_STEP_MS + DEAL_TILE_MS;
-    this.container.dataset.dealing = 'true';
-    this.kick();
-    // The flag also clears on a timer: a hidden or frame-starved page has dealt, and takes taps.
-    clearTimeout(this.dealTimer);
-    this.dealTimer = setTimeout(() => this.markDealing(), this.dealUntil - now() + 1);
-  }
-
-  markDealing() {
-    this.container.dataset.dealing = String(this.dealing); // page state, for tests
+    this.dealer.start();
   }
 
   skipDeal() {
-    this.dealAt = -Infinity;
-    this.dealUntil = -Infinity;
-    clearTimeout(this.dealTimer);
-    this.markDealing();
-    this.kick();
+    this.dealer.skip();
   }
 
   get dealing() {
-    return now() < this.dealUntil;
+    return this.dealer.active;
   }
 
   /** Lifts `cell` (the selection) and, while a pair is being checked, `second` too. */
@@ -273,9 +248,10 @@ export class Board {
       this.raf = 0;
       this.frameAt = now();
       try {
-        this.view.drawNow();
+        if (this.dealer.preparing) this.dealer.prepare();
+        else this.view.drawNow();
       } finally {
-        this.markDealing(); // a frame that throws must not end the loop with it
+        this.dealer.mark(); // a frame that throws must not end the loop with it
         if (this.busy()) this.kick();
         else this.container.dataset.animating = 'false';
       }
@@ -287,7 +263,7 @@ export class Board {
   busy() {
     const t = this.frameAt;
     this.effects = this.effects.filter((e) => e.end > t);
-    if (this.effects.length || t < this.dealUntil || this.unpainted) return true;
+    if (this.effects.length || this.dealer.preparing || this.unpainted) return true;
     if (this.hint && !reducedMotion() && t - this.hintAt < HINT_PULSE_MS) return true;
     for (const lift of this.lifts.values()) if (t - lift.at < LIFT_MS) return true;
     return false;
@@ -371,17 +347,6 @@ export class Board {
     if (picture === null || picture === undefined) return;
     let x = g.x0 + c * g.cw;
     let y = g.y0 + r * g.ch;
-    let scale = 1;
-    let alpha = 1;
-    if (t < this.dealUntil) {
-      const delay = (r + c) * DEAL_STEP_MS;
-      const p = clamp01((t - this.dealAt - delay) / DEAL_TILE_MS);
-      if (p <= 0) return;
-      const e = easeOutBack(p);
-      y -= (1 - e) * g.ch * 0.9;
-      scale = 0.55 + 0.45 * Math.min(1.05, e);
-      alpha = clamp01(p * 2.2);
-    }
     for (const shake of shakes) {
       if (shake.cells.some((cell) => same(cell, [r, c]))) {
         const p = clamp01((t - shake.start) / SHAKE_MS);
@@ -395,6 +360,6 @@ export class Board {
       this.unpainted = true;
       return;
     }
-    drawTile(ctx, g, sprite, { x, y, scale, scaleX, alpha, lift, selected }, this.palette());
+    drawTile(ctx, g, sprite, { x, y, scale: 1, scaleX, alpha: 1, lift, selected }, this.palette());
   }
 }

@@ -7,7 +7,7 @@
  *   art.sprite(picture, g, dpr)     {canvas, pad, w, h}: the tile's bitmap for cells of g
  *                                   (its picture over the blank tile, painted once per size)
  *   art.ready(picture, g, dpr)      the bitmap if it is made, or made now while this frame's
- *                                   budget lasts (art.newFrame() starts one), else null
+ *                                   budget lasts (art.newFrame(ms?) starts one), else null
  *   art.reset()                     after a theme change: colours and bitmaps are read anew
  *   tileBox(g)                      {inset, depth, w, h, faceH, radius} of a tile in a cell
  *   drawSlots(ctx, g, box, colors)  the board under the tiles: a soft panel, one slot per cell
@@ -50,11 +50,13 @@ export class TileArt {
   constructor() {
     this.colors = null;
     this.sprites = new Map();
+    this.budget = FRAME_BUDGET_MS;
     this.spent = 0; // ms spent making bitmaps in this frame
     this.made = 0; // bitmaps made in this frame
   }
 
-  newFrame() {
+  newFrame(budget = FRAME_BUDGET_MS) {
+    this.budget = budget;
     this.spent = 0;
     this.made = 0;
   }
@@ -62,7 +64,7 @@ export class TileArt {
   ready(picture, g, dpr = 1) {
     const made = this.sprites.get(`${picture}|${g.cw}|${g.ch}|${dpr}`);
     if (made) return made;
-    if (this.made > 0 && this.spent >= FRAME_BUDGET_MS) return null;
+    if (this.made > 0 && this.spent >= this.budget) return null;
     const start = performance.now();
     const sprite = this.sprite(picture, g, dpr);
     this.spent += performance.now() - start;
@@ -92,7 +94,7 @@ export class TileArt {
     const t = tileBox(g);
     const size = Math.min(t.w, t.faceH) * 0.74;
     drawPicture(ctx, picture, blank.pad + t.inset + (t.w - size) / 2, blank.pad + t.inset + (t.faceH - size) / 2, size);
-    sprite = { canvas, pad: blank.pad, w: blank.w, h: blank.h };
+    sprite = { canvas: canvas.transferToImageBitmap(), pad: blank.pad, w: blank.w, h: blank.h };
     this.sprites.set(id, sprite);
     return sprite;
   }
@@ -109,7 +111,7 @@ export class TileArt {
     const { canvas, ctx } = bitmap(Math.ceil(w * dpr), Math.ceil(h * dpr));
     ctx.scale(dpr, dpr);
     this.paint(ctx, pad, pad, g);
-    blank = { canvas, pad, w, h };
+    blank = { canvas: canvas.transferToImageBitmap(), pad, w, h };
     this.sprites.set(id, blank);
     return blank;
   }
@@ -145,9 +147,7 @@ export class TileArt {
 }
 
 function bitmap(width, height) {
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
+  const canvas = new OffscreenCanvas(width, height);
   return { canvas, ctx: canvas.getContext('2d') };
 }
 

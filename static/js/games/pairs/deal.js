@@ -1,0 +1,84 @@
+/**
+ * deal — how a new Pairs board appears. The tiles' bitmaps are made first, a frame's budget
+ * at a time, while the canvas is hidden (data-deal="prepare" on the container); then the
+ * board is painted once and the canvas itself drops into place, an animation the compositor
+ * runs without the main thread. (A per-tile cascade repainted the whole canvas in every
+ * frame: up to 110 ms a frame on a throttled phone, see bench/pages.py.)
+ *
+ *   const deal = new Deal(board)   board: {container, view, art, tiles, layout(), kick()}
+ *   deal.start() / deal.skip()     skip: the board at once (a tap, reduced motion, no rows)
+ *   deal.preparing                 the bitmaps are being made: the board's frames call
+ *   deal.prepare()                 this instead of drawing
+ *   deal.active                    from start() until the drop has ended (data-dealing)
+ *   deal.mark()                    writes data-dealing (page state, for tests)
+ */
+
+import { reducedMotion } from '../../core/ui.js';
+
+const REVEAL_MS = 380;
+const PREPARE_BUDGET_MS = 16; // bitmaps made per frame while the canvas is hidden
+const PREPARE_MAX_MS = 2500; // a hidden or frame-starved page shows the board without it
+const DROP = [{ opacity: 0, transform: 'translateY(-18px) scale(0.96)' }, { opacity: 1, transform: 'none' }];
+
+export class Deal {
+  constructor(board) {
+    this.board = board;
+    this.preparing = false;
+    this.until = -Infinity;
+    this.timer = 0;
+    this.drop = null;
+  }
+
+  get active() {
+    return performance.now() < this.until;
+  }
+
+  start() {
+    const board = this.board;
+    if (reducedMotion() || !board.rows) {
+      this.skip();
+      return;
+    }
+    this.drop?.cancel();
+    this.preparing = true;
+    this.until = Infinity;
+    board.container.dataset.deal = 'prepare';
+    board.container.dataset.dealing = 'true';
+    board.kick();
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.skip(), PREPARE_MAX_MS);
+  }
+
+  /** A frame of the first part: makes bitmaps for its budget; once every picture has one
+   *  (in a frame that made none), paints the board and lets the canvas drop in. */
+  prepare() {
+    const { view, art } = this.board;
+    if (!view.width) return; // not sized yet: the observer's first call comes first
+    const g = this.board.layout();
+    const pictures = new Set(this.board.tiles.flat().filter((picture) => picture !== null));
+    art.newFrame(PREPARE_BUDGET_MS);
+    const ready = [...pictures].every((picture) => art.ready(picture, g, view.dpr || 1));
+    if (!ready || art.made > 0) return;
+    this.preparing = false;
+    this.until = performance.now() + REVEAL_MS;
+    delete this.board.container.dataset.deal;
+    view.drawNow();
+    this.drop = view.canvas.animate(DROP, { duration: REVEAL_MS, easing: 'cubic-bezier(0.2, 0.9, 0.3, 1.1)' });
+    clearTimeout(this.timer); // the flag clears on a timer: the drop needs no frame of ours
+    this.timer = setTimeout(() => this.mark(), REVEAL_MS + 1);
+  }
+
+  skip() {
+    this.preparing = false;
+    this.until = -Infinity;
+    this.drop?.cancel();
+    delete this.board.container.dataset.deal;
+    clearTimeout(this.timer);
+    this.mark();
+    this.board.kick();
+  }
+
+  mark() {
+    this.board.container.dataset.dealing = String(this.active);
+  }
+}
