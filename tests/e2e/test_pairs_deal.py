@@ -1,0 +1,44 @@
+"""Pairs' deal paints the board once (issue 24.14, blocking time on a slow phone): the tiles'
+bitmaps are made while the canvas is hidden, then the whole board is drawn in one frame and
+the canvas drops in by a compositor animation. A per-tile cascade repainted the whole canvas
+in every frame of the deal (some 20 frames, 55-110 ms each on the throttled phone of
+bench/pages.py). The board canvas's paints are counted by wrapping its clearRect (canvas.js
+clears before every draw)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_pairs import PairsPage
+
+COUNT_PAINTS = """
+window.__paints = [];
+const clearRect = CanvasRenderingContext2D.prototype.clearRect;
+CanvasRenderingContext2D.prototype.clearRect = function (...args) {
+  const box = this.canvas.closest && this.canvas.closest('#pairs-board');
+  if (box) window.__paints.push([box.dataset.dealing, box.dataset.deal || '']);
+  return clearRect.apply(this, args);
+};
+"""
+
+
+def test_the_deal_paints_the_board_once_while_it_drops_in(desktop: Any) -> None:
+    page = desktop.new_page()
+    page.add_init_script(COUNT_PAINTS)
+    pairs = PairsPage(page, touch=False)
+    pairs.open("/play/pairs/86106612-a", prefs={"highlight": None})
+    board = page.locator("#pairs-board")
+    expect(board).to_have_attribute("data-dealing", "false")
+    expect(board).to_have_attribute("data-animating", "false")
+    paints = page.evaluate("window.__paints")
+    # canvas.js's first sizing paints the empty canvas (before the game, data-dealing unset);
+    # the deal itself paints exactly once, when the canvas is shown (no data-deal="prepare").
+    during_deal = [p for p in paints if p[0] == "true"]
+    assert during_deal == [["true", ""]], paints
+    # the canvas is not left hidden, nor mid-animation
+    assert page.evaluate(
+        "() => { const c = document.querySelector('#pairs-board canvas');"
+        " return [getComputedStyle(c).opacity, c.getAnimations().length]; }"
+    ) == ["1", 0]
