@@ -106,6 +106,7 @@ function fail(error) {
   slider.disabled = true;
   $('replay-download').hidden = true;
   $('replay-link').hidden = true;
+  $('replay-list').closest('.replay-panel').hidden = true; // no plies to list
   $('replay-position').textContent = '';
   const status = $('replay-status');
   status.textContent = running ? '' : errorText(config.game, error);

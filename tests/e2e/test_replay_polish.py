@@ -43,6 +43,7 @@ def test_running_game_replay_explains_itself(
         expect(button).to_be_disabled()
     expect(page.locator("#replay-slider")).to_be_disabled()
     expect(page.locator("#replay-download")).to_be_hidden()
+    expect(page.locator("#replay-list-title")).to_be_hidden()  # no empty "Lines" panel
 
 
 def test_phone_move_list_follows_the_current_move(phone: Any) -> None:
