@@ -23,12 +23,7 @@ STEP_MS = 1_500
 
 @pytest.fixture
 def client(make_client: Any) -> Any:
-    return make_client()  # the real registry
-
-
-@pytest.fixture
-def alice_bob(client: Any, players: Any) -> Any:
-    return players(client, "alice", "bob")
+    return make_client()  # the real registry (alice_bob, from conftest, plays on it)
 
 
 def error(response: Any) -> tuple[int, str]:

@@ -19,12 +19,7 @@ from tests.conftest import FakeClock
 
 @pytest.fixture
 def client(make_client: Any) -> Any:
-    return make_client()  # the real registry
-
-
-@pytest.fixture
-def alice_bob(client: Any, players: Any) -> Any:
-    return players(client, "alice", "bob")
+    return make_client()  # the real registry (alice_bob, from conftest, plays on it)
 
 
 def settle(client: Any, game_id: str) -> None:
