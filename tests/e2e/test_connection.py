@@ -48,9 +48,17 @@ def test_pairs_says_offline_until_the_server_is_back_and_its_clock_stops(phone: 
     expect(page.locator("#pairs")).to_have_attribute("data-state", "playing")
 
 
-def test_blocks_goes_offline_on_a_failed_move_and_resumes_by_itself(desktop: Any) -> None:
-    page = start(desktop, "/play/blocks/classic10/00000001-a", "#blocks")
-    page.route("**/api/**", lambda route: route.abort())
+def test_blocks_goes_offline_on_a_failed_move_and_resumes_by_itself(
+    desktop_without_worker: Any,  # the API calls are routed (conftest.NO_WORKER)
+) -> None:
+    # The route is in place before the page loads and fails the API only once the server
+    # is "down": a route added to a live page could miss a request already on its way.
+    down = [False]
+    desktop_without_worker.route(
+        "**/api/**", lambda route: route.abort() if down[0] else route.continue_()
+    )
+    page = start(desktop_without_worker, "/play/blocks/classic10/00000001-a", "#blocks")
+    down[0] = True
     page.keyboard.press("1")  # pick a piece up…
     page.keyboard.press("Enter")  # …and try to place it
     body = page.locator("body")
@@ -58,7 +66,7 @@ def test_blocks_goes_offline_on_a_failed_move_and_resumes_by_itself(desktop: Any
     sit_out_failed_probes(page)
     expect(body).to_have_attribute("data-connection", "offline")
     expect(page.locator("#connection-banner")).to_be_visible()
-    page.unroute("**/api/**")
+    down[0] = False
     expect(body).to_have_attribute("data-connection", "online", timeout=15_000)
     expect(page.locator("#connection-banner")).to_be_hidden()
 

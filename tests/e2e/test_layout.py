@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from engines.core.replay import replay as fold_log
 from engines.triangles import ENGINE as TRIANGLES
-from tests.e2e.conftest import shot
+from tests.e2e.conftest import NO_WORKER, shot
 from tests.e2e.test_pairs import next_pair
 
 LANGS = ("en", "ru", "fr")
@@ -47,6 +47,7 @@ def context_of(
     context = browser.new_context(
         base_url=server_url, viewport={"width": width, "height": height},
         is_mobile=touch, has_touch=touch, device_scale_factor=1, reduced_motion="reduce",
+        **NO_WORKER,  # a case routes the seek pool (conftest.NO_WORKER)
     )
     context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
     return context

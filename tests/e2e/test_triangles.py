@@ -368,8 +368,10 @@ def test_refusals_show_their_reason_next_to_the_line(phone: Any, shot: Any) -> N
     clean(page, problems)
 
 
-def test_thinking_state_then_the_events_in_order(phone: Any, shot: Any) -> None:
-    page, problems = open_page(phone)
+def test_thinking_state_then_the_events_in_order(
+    phone_without_worker: Any, shot: Any  # the moves are routed (conftest.NO_WORKER)
+) -> None:
+    page, problems = open_page(phone_without_worker)
     start_game(page, level="medium")
     held: list[Any] = []
     page.route("**/api/games/*/moves", lambda route: held.append(route))
