@@ -42,3 +42,26 @@ def test_the_deal_paints_the_board_once_while_it_drops_in(desktop: Any) -> None:
         "() => { const c = document.querySelector('#pairs-board canvas');"
         " return [getComputedStyle(c).opacity, c.getAnimations().length]; }"
     ) == ["1", 0]
+
+
+def test_the_board_is_dealt_where_there_is_no_offscreen_canvas(desktop: Any) -> None:
+    """Older browsers (Safari before 16.4) have no OffscreenCanvas: the tile bitmaps are
+    canvas elements there, and the board is dealt all the same."""
+    page = desktop.new_page()
+    page.add_init_script("delete window.OffscreenCanvas;")
+    pairs = PairsPage(page, touch=False)
+    pairs.open("/play/pairs/86106612-a", prefs={"highlight": None})
+    board = page.locator("#pairs-board")
+    expect(board).to_have_attribute("data-dealing", "false")
+    # the first tile's face, at its centre, is painted and opaque
+    alpha = page.evaluate(
+        """() => {
+          const box = document.querySelector('#pairs-board');
+          const [x0, y0, cw, ch] = box.dataset.geometry.split(' ').map(Number);
+          const canvas = box.querySelector('canvas');
+          const k = canvas.width / box.clientWidth;
+          const at = [Math.round((x0 + cw / 2) * k), Math.round((y0 + ch / 3) * k)];
+          return canvas.getContext('2d').getImageData(at[0], at[1], 1, 1).data[3];
+        }"""
+    )
+    assert alpha == 255

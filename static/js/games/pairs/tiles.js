@@ -5,7 +5,8 @@
  *   const art = new TileArt()
  *   art.palette()                   the theme's colours (read once, until art.reset())
  *   art.sprite(picture, g, dpr)     {canvas, pad, w, h}: the tile's bitmap for cells of g
- *                                   (its picture over the blank tile, painted once per size)
+ *                                   (its picture over the blank tile, painted once per size;
+ *                                   `canvas` is an ImageBitmap, or a canvas in old browsers)
  *   art.ready(picture, g, dpr)      the bitmap if it is made, or made now while this frame's
  *                                   budget lasts (art.newFrame(ms?) starts one), else null
  *   art.reset()                     after a theme change: colours and bitmaps are read anew
@@ -88,13 +89,13 @@ export class TileArt {
     if (sprite) return sprite;
     if (this.sprites.size > MAX_SPRITES) this.sprites.clear();
     const blank = this.blank(g, dpr);
-    const { canvas, ctx } = bitmap(blank.canvas.width, blank.canvas.height);
+    const { ctx, done } = bitmap(blank.canvas.width, blank.canvas.height);
     ctx.drawImage(blank.canvas, 0, 0);
     ctx.scale(dpr, dpr);
     const t = tileBox(g);
     const size = Math.min(t.w, t.faceH) * 0.74;
     drawPicture(ctx, picture, blank.pad + t.inset + (t.w - size) / 2, blank.pad + t.inset + (t.faceH - size) / 2, size);
-    sprite = { canvas: canvas.transferToImageBitmap(), pad: blank.pad, w: blank.w, h: blank.h };
+    sprite = { canvas: done(), pad: blank.pad, w: blank.w, h: blank.h };
     this.sprites.set(id, sprite);
     return sprite;
   }
@@ -108,10 +109,10 @@ export class TileArt {
     const pad = Math.ceil(g.cw * 0.2);
     const w = g.cw + 2 * pad;
     const h = g.ch + 2 * pad;
-    const { canvas, ctx } = bitmap(Math.ceil(w * dpr), Math.ceil(h * dpr));
+    const { ctx, done } = bitmap(Math.ceil(w * dpr), Math.ceil(h * dpr));
     ctx.scale(dpr, dpr);
     this.paint(ctx, pad, pad, g);
-    blank = { canvas: canvas.transferToImageBitmap(), pad, w, h };
+    blank = { canvas: done(), pad, w, h };
     this.sprites.set(id, blank);
     return blank;
   }
@@ -146,9 +147,15 @@ export class TileArt {
   }
 }
 
+/** Something to paint a bitmap on: an OffscreenCanvas where there is one (done() turns it
+ *  into an ImageBitmap, which the board draws faster than a canvas), else a canvas. */
 function bitmap(width, height) {
+  if (typeof OffscreenCanvas === 'undefined') {
+    const canvas = Object.assign(document.createElement('canvas'), { width, height });
+    return { ctx: canvas.getContext('2d'), done: () => canvas };
+  }
   const canvas = new OffscreenCanvas(width, height);
-  return { canvas, ctx: canvas.getContext('2d') };
+  return { ctx: canvas.getContext('2d'), done: () => canvas.transferToImageBitmap() };
 }
 
 /** One tile: scaled about its centre (scaleX for a flip), lifted with a shadow, and the
