@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import settle
 from tests.e2e.test_layout import finished, open_dialog
 
 PHONE = {"width": 390, "height": 844}
@@ -218,8 +219,12 @@ def test_the_pairs_end_card_fits_a_phone_held_sideways(
         open_dialog(page, "#pairs-final")
         expect(page.locator("#pairs-final-record")).not_to_be_empty()
         page.evaluate("document.getElementById('pairs-final-badge').hidden = false")
-        card = box(page, "#pairs-final")
-        title = box(page, "#pairs-final-title")
+        settle(page)
+        # both boxes from one layout: the card is centred, so it moves as it grows
+        card, title = page.evaluate(
+            "['#pairs-final', '#pairs-final-title'].map("
+            "(s) => document.querySelector(s).getBoundingClientRect().toJSON())"
+        )
         assert card["top"] >= 0 and card["bottom"] <= LANDSCAPE["height"], card
         assert title["top"] >= card["top"] + 8, (title, card)
         body = page.locator("#pairs-final .dialog-body")
