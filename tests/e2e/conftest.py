@@ -110,40 +110,32 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}, "locale": "en-US"}
 NO_WORKER = {"service_workers": "block"}
 
 
-@pytest.fixture
-def phone(browser: Any, server_url: str) -> Iterator[Any]:
-    context = browser.new_context(base_url=server_url, **PHONE)
+def opened_context(browser: Any, server_url: str, **options: Any) -> Iterator[Any]:
+    context = browser.new_context(base_url=server_url, **options)
     try:
         yield context
     finally:
         context.close()
+
+
+@pytest.fixture
+def phone(browser: Any, server_url: str) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, **PHONE)
 
 
 @pytest.fixture
 def desktop(browser: Any, server_url: str) -> Iterator[Any]:
-    context = browser.new_context(base_url=server_url, **DESKTOP)
-    try:
-        yield context
-    finally:
-        context.close()
+    yield from opened_context(browser, server_url, **DESKTOP)
 
 
 @pytest.fixture
 def phone_without_worker(browser: Any, server_url: str) -> Iterator[Any]:
-    context = browser.new_context(base_url=server_url, **PHONE, **NO_WORKER)
-    try:
-        yield context
-    finally:
-        context.close()
+    yield from opened_context(browser, server_url, **PHONE, **NO_WORKER)
 
 
 @pytest.fixture
 def desktop_without_worker(browser: Any, server_url: str) -> Iterator[Any]:
-    context = browser.new_context(base_url=server_url, **DESKTOP, **NO_WORKER)
-    try:
-        yield context
-    finally:
-        context.close()
+    yield from opened_context(browser, server_url, **DESKTOP, **NO_WORKER)
 
 
 SETTLED = """() => document.getAnimations().every(

@@ -34,9 +34,12 @@ def test_the_deal_paints_the_board_once_while_it_drops_in(desktop: Any) -> None:
     expect(board).to_have_attribute("data-animating", "false")
     paints = page.evaluate("window.__paints")
     # canvas.js's first sizing paints the empty canvas (before the game, data-dealing unset);
-    # the deal itself paints exactly once, when the canvas is shown (no data-deal="prepare").
+    # the deal itself paints once, when the canvas is shown (no data-deal="prepare"), and
+    # again only if the board's box is resized meanwhile (the page's panels filling in):
+    # a cascade painted every frame, 10-20 times.
     during_deal = [p for p in paints if p[0] == "true"]
-    assert during_deal == [["true", ""]], paints
+    assert 1 <= len([p for p in during_deal if p[1] == ""]) <= 2, paints
+    assert len(during_deal) <= 3, paints
     # the canvas is not left hidden, nor mid-animation
     assert page.evaluate(
         "() => { const c = document.querySelector('#pairs-board canvas');"

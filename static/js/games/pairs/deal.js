@@ -10,6 +10,7 @@
  *   deal.preparing                 the bitmaps are being made: the board's frames call
  *   deal.prepare()                 this instead of drawing
  *   deal.active                    from start() until the drop has ended (data-dealing)
+ *   deal.end()                     the drop has ended
  *   deal.mark()                    writes data-dealing (page state, for tests)
  */
 
@@ -60,12 +61,21 @@ export class Deal {
     const ready = [...pictures].every((picture) => art.ready(picture, g, view.dpr || 1));
     if (!ready || art.made > 0) return;
     this.preparing = false;
-    this.until = performance.now() + REVEAL_MS;
     delete this.board.container.dataset.deal;
     view.drawNow();
-    this.drop = view.canvas.animate(DROP, { duration: REVEAL_MS, easing: 'cubic-bezier(0.2, 0.9, 0.3, 1.1)' });
-    clearTimeout(this.timer); // the flag clears on a timer: the drop needs no frame of ours
-    this.timer = setTimeout(() => this.mark(), REVEAL_MS + 1);
+    const drop = view.canvas.animate(DROP, { duration: REVEAL_MS, easing: 'cubic-bezier(0.2, 0.9, 0.3, 1.1)' });
+    this.drop = drop;
+    // The deal ends with the drop (whose first frame may come late on a busy page); the
+    // timer ends it on a page that runs no animation (a hidden one).
+    drop.finished.then(() => this.drop === drop && this.end(), () => {});
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.end(), REVEAL_MS + 1000);
+  }
+
+  end() {
+    this.until = -Infinity;
+    clearTimeout(this.timer);
+    this.mark();
   }
 
   skip() {
