@@ -360,6 +360,6 @@ export class Board {
       this.unpainted = true;
       return;
     }
-    drawTile(ctx, g, sprite, { x, y, scale: 1, scaleX, alpha: 1, lift, selected }, this.palette());
+    drawTile(ctx, g, sprite, { x, y, scaleX, lift, selected }, this.palette());
   }
 }

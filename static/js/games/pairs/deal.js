@@ -25,13 +25,9 @@ export class Deal {
   constructor(board) {
     this.board = board;
     this.preparing = false;
-    this.until = -Infinity;
+    this.active = false; // from start() until the drop has ended
     this.timer = 0;
     this.drop = null;
-  }
-
-  get active() {
-    return performance.now() < this.until;
   }
 
   start() {
@@ -42,7 +38,7 @@ export class Deal {
     }
     this.drop?.cancel();
     this.preparing = true;
-    this.until = Infinity;
+    this.active = true;
     board.container.dataset.deal = 'prepare';
     board.container.dataset.dealing = 'true';
     board.kick();
@@ -73,14 +69,14 @@ export class Deal {
   }
 
   end() {
-    this.until = -Infinity;
+    this.active = false;
     clearTimeout(this.timer);
     this.mark();
   }
 
   skip() {
     this.preparing = false;
-    this.until = -Infinity;
+    this.active = false;
     this.drop?.cancel();
     delete this.board.container.dataset.deal;
     clearTimeout(this.timer);

@@ -12,8 +12,8 @@
  *   art.reset()                     after a theme change: colours and bitmaps are read anew
  *   tileBox(g)                      {inset, depth, w, h, faceH, radius} of a tile in a cell
  *   drawSlots(ctx, g, box, colors)  the board under the tiles: a soft panel, one slot per cell
- *   drawTile(ctx, g, sprite, pose, colors)   one tile at pose {x, y, scale, scaleX, alpha,
- *                                   lift, selected} (x, y: the cell's top left corner)
+ *   drawTile(ctx, g, sprite, pose, colors)   one tile at pose {x, y, scaleX, lift, selected}
+ *                                   (x, y: the cell's top left corner)
  */
 
 import { clamp01, rounded } from './overlays.js';
@@ -160,12 +160,11 @@ function bitmap(width, height) {
 
 /** One tile: scaled about its centre (scaleX for a flip), lifted with a shadow, and the
  *  selected tile outlined once it has lifted. */
-export function drawTile(ctx, g, sprite, { x, y, scale, scaleX, alpha, lift, selected }, colors) {
+export function drawTile(ctx, g, sprite, { x, y, scaleX, lift, selected }, colors) {
   const cx = x + g.cw / 2;
   const cy = y + g.ch / 2;
-  const grow = scale * (1 + lift * 0.04);
+  const grow = 1 + lift * 0.04;
   ctx.save();
-  ctx.globalAlpha = alpha;
   ctx.translate(cx, cy);
   ctx.scale(grow * Math.max(0.02, scaleX), grow);
   if (lift > 0) {
