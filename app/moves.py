@@ -147,12 +147,17 @@ class MovePath:
             raise self._stale(game, engine, state, player_id)
         if game.status in CLOSED:
             raise AppError(*CLOSED[GameStatus(game.status)])
-        if raw_move.get("type") == "claim":
+        try:  # parsed first: the checks below read a type the engine has accepted
+            move = engine.parse_move(raw_move)
+        except EngineError as error:
+            raise from_engine(error) from None
+        kind = raw_move["type"]
+        if kind == "claim":
             await self.claims.check(game, engine, mine)
-        if raw_move.get("type") in engine.paced_moves:
+        if kind in engine.paced_moves:
             await self.admission.pacing(game_id)
         try:
-            step = await self._play(game, engine, state, engine.parse_move(raw_move), mine)
+            step = await self._play(game, engine, state, move, mine)
         except EngineError as error:
             if live:  # memory may be behind another process: the database decides
                 return await self._attempt(

@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.wire import GameCatalog
-from engines.core.protocol import ScoreOrder, view_base
+from engines.core.protocol import BadMove, ScoreOrder, view_base
 from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES, served
 from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
@@ -83,3 +85,19 @@ def test_served_adds_a_game_and_refuses_a_clash_or_a_bad_name() -> None:
         served(TALLY, TALLY)
     with pytest.raises(ValueError, match="lowercase word"):
         served(type("Shouty", (), {"name": "LampsOut!"})())  # type: ignore[arg-type]
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+@given(kind=JSON_VALUES.filter(lambda value: not isinstance(value, str)))
+def test_a_move_type_of_any_json_type_but_a_string_is_a_bad_move(name: str, kind: Any) -> None:
+    """The app reads a move's ``type`` only after the engine has parsed it, so every
+    engine must refuse a type that is not a string (a list or an object once made 500)."""
+    with pytest.raises(BadMove):
+        ALL[name].parse_move({"type": kind})
