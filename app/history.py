@@ -23,6 +23,7 @@ from typing import Any, Literal
 from app.catalog import Catalog
 from app.clock import Clock, today
 from app.errors import AppError
+from app.fair_play import provisional
 from app.models import COMPUTER, GameStatus
 from app.store import Store
 from app.wire import (
@@ -211,7 +212,9 @@ class HistoryService:
             groups[key].average = round(sum(values) / len(values), 1)
         for key, pool in pools.items():
             rated = await self.store.ratings(key[0], pool, [player_id])
-            groups[key].rating = rated.get(player_id)
+            if player_id in rated:
+                rating, rd = rated[player_id]
+                groups[key].rating, groups[key].provisional = rating, provisional(rd)
         on = today(self.clock)
         streak, until = daily_streak(days, on)
         return MyStats(

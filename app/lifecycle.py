@@ -3,6 +3,7 @@ open seat, cancelling a waiting game, and the rematch of a finished one."""
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -48,7 +49,7 @@ class Lifecycle:
         self.clock = clock
         self.catalog = catalog
         self.snapshots = snapshots
-        self.rated = RatedAdmission(store)
+        self.rated = RatedAdmission(store, clock, admission.settings.secret or "")
 
     async def create(
         self,
@@ -73,13 +74,14 @@ class Lifecycle:
                     daily_key = f"{game_name}:{daily}"
             elif number is not None:
                 params, seed = numbered(engine, number, raw)
+                self._not_a_daily(engine, game_name, number, seed)
             else:
                 params = engine.parse_params(raw)
                 seed = secrets.randbelow(SEED_LIMIT)
         except EngineError as error:
             raise from_engine(error) from None
         if engine.rating_pool(params) is not None:
-            await self.rated.check(player_id, game_name)
+            await self.rated.check(player_id, game_name, address)
         try:
             state = await self.workers.new_game(engine, params, seed)
         except EngineError as error:
@@ -135,7 +137,24 @@ class Lifecycle:
             raise AppError(AppCode.NO_DAILY, f"{game_name} has no daily board")
         return params, daily_seed(game_name, daily)
 
-    async def join(self, game_id: str, player_id: str) -> Snapshot:
+    def _not_a_daily(self, engine: AnyEngine, game_name: str, number: str, seed: int) -> None:
+        """A daily board opens by its number only once its day is over: while the daily
+        route still admits its date (the server's yesterday, today or tomorrow), a game
+        with its seed would let anyone practise it. Every number of the game with that
+        seed is refused (Blocks deals a seed alike in Daily and Classic)."""
+        if engine.daily_params({}) is None:
+            return
+        on = today(self.clock)
+        for offset in (-1, 0, 1):
+            date = (on + dt.timedelta(days=offset)).isoformat()
+            if daily_seed(game_name, date) == seed:
+                raise AppError(
+                    AppCode.DAILY_NOT_OVER,
+                    f"{number} is the daily board of {date}: it opens by its number once "
+                    "that day is over; play it as the daily board",
+                )
+
+    async def join(self, game_id: str, player_id: str, address: str) -> Snapshot:
         """Take the open seat of a waiting online game (a seated player just gets the
         game back); exactly one of two racing joiners wins."""
         game = await self.store.game(game_id)
@@ -148,7 +167,7 @@ class Lifecycle:
             if game.updated_ms < self._waiting_since():
                 raise AppError(AppCode.NO_FREE_SEAT, "this invitation has expired")
             if engine.rating_pool(engine.parse_params(game.params)) is not None:
-                await self.rated.check(player_id, game.engine)
+                await self.rated.check(player_id, game.engine, address)
             seats = list(game.seats)
             seats[seats.index(None)] = player_id
             # The game's time starts now (its at_ms zero), and with it a clock, if any.
@@ -288,6 +307,7 @@ class Lifecycle:
             started_ms=now,
             updated_ms=now,
             deadline_ms=None if deadline is None else now + deadline,
+            too_fast=False,
         )
 
 

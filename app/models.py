@@ -1,5 +1,6 @@
-"""Tables: players, games, moves, records, daily, transfers, ratings, seeks, reviews,
-push_subscriptions. Alembic creates them (migrations/)."""
+"""Tables: players, games, moves, records, daily, transfers, ratings (with
+rating_opponents and rated_addresses), seeks, reviews, push_subscriptions. Alembic creates
+them (migrations/)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -94,8 +96,13 @@ class Game(Base):
     # Server epoch ms at which an active game's clock runs out (the engine's
     # ``deadline``), None when no clock can end it: the flag sweeper's index.
     deadline_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
-    # Server epoch ms at which the game changed its players' ratings (None: it did not).
+    # A finished daily game whose moves came faster than a person plays (app/honour.py):
+    # kept and shown to its player, left off the day's board of honour and its ranks.
+    too_fast: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Server epoch ms at which the game counted as rated (None: it did not).
     rated_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    # A counted rated game: whether its two players shared an address (app/fair_play.py).
+    shared_address: Mapped[bool | None] = mapped_column(Boolean, default=None)
 
 
 class Move(Base):
@@ -173,6 +180,36 @@ class Rating(Base):
     volatility: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
     updated_ms: Mapped[int] = mapped_column(BigInteger)
+    # Different players met in this pool's counted games (``RatingOpponent`` rows).
+    opponents: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class RatingOpponent(Base):
+    """One opponent a player has met in a pool's counted rated games (the leaderboard
+    asks for several different ones)."""
+
+    __tablename__ = "rating_opponents"
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    engine: Mapped[str] = mapped_column(String(24), primary_key=True)
+    pool: Mapped[str] = mapped_column(String(24), primary_key=True)
+    opponent_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+
+
+class RatedAddress(Base):
+    """A keyed hash of a client address a player asked for rated play from, and when
+    last: two players seen at one address lately play few counted games a day."""
+
+    __tablename__ = "rated_addresses"
+    __table_args__ = (Index("ix_rated_addresses_address", "address", "seen_ms"),)
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    address: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seen_ms: Mapped[int] = mapped_column(BigInteger)
 
 
 class Seek(Base):

@@ -228,14 +228,14 @@ async def leaderboard(request: Request, game: str, clock: str | None = None) -> 
         return render(request, "not_found.html", status=404, game=None)
     pools = pools_by_speed(clocks)
     if clock is None:
-        played = await services.store.rated_pools(game)
+        played = await services.store.rated_pools(game, services.clock.now_ms())
         pool = next((name for name in pools if name in played), pools[0])
     else:
         try:
             pool = pool_of(clocks, clock)
         except AppError:
             return render(request, "not_found.html", status=404, game=None)
-    rows = await services.store.leaderboard(game, pool)
+    rows = await services.store.leaderboard(game, pool, services.clock.now_ms())
     return render(
         request,
         "leaderboard.html",

@@ -119,7 +119,7 @@ class Seeks:
         await self.admission.seeking(player_id, address)
         make = await self._game_maker(clock, rated)
         if rated:
-            await self.lifecycle.rated.check(player_id, GAME)
+            await self.lifecycle.rated.check(player_id, GAME, address)
         now = self.clock.now_ms()
         seek = Seek(
             id=secrets.token_urlsafe(9),

@@ -11,13 +11,16 @@ from redis.exceptions import RedisError
 from app.catalog import AnyEngine
 from app.clock import Clock
 from app.errors import AppError
+from app.fair_play import provisional
 from app.models import COMPUTER, Game, GameStatus
 from app.presence import Presence
 from app.store import Store
 from app.wire import Outcome, PlayerKind, Rematch, SeatHolder, SeatPresence, Snapshot, View
 from engines.core.errors import AppCode
-from engines.core.glicko2 import START_RATING
+from engines.core.glicko2 import START_RATING, START_RD
 from engines.core.protocol import SeatKind
+
+NEW_RATING = (START_RATING, START_RD)  # a player without a rating in the pool yet
 
 log = logging.getLogger("app.presence")
 
@@ -102,11 +105,7 @@ class Snapshots:
             if holder is None
             else SeatHolder(kind=PlayerKind.COMPUTER, name=None)
             if holder == COMPUTER
-            else SeatHolder(
-                kind=PlayerKind.PLAYER,
-                name=names.get(holder),
-                rating=ratings.get(holder, START_RATING) if pool else None,
-            )
+            else _player(names.get(holder), ratings.get(holder, NEW_RATING) if pool else None)
             for holder in game.seats
         ]
 
@@ -121,3 +120,11 @@ class Snapshots:
 
     async def presence_of(self, game_id: str, seat_count: int) -> list[SeatPresence]:
         return await self.presence.seats(game_id, seat_count, self.clock.now_ms())
+
+
+def _player(name: str | None, rating: tuple[float, float] | None) -> SeatHolder:
+    """A seated player; in a rated game, with their rating and whether it is provisional."""
+    if rating is None:
+        return SeatHolder(kind=PlayerKind.PLAYER, name=name)
+    value, rd = rating
+    return SeatHolder(kind=PlayerKind.PLAYER, name=name, rating=value, provisional=provisional(rd))

@@ -14,10 +14,14 @@ def insert_ignore(session: AsyncSession, model: Any, values: dict[str, Any]) -> 
     return module.insert(model).values(**values).on_conflict_do_nothing()
 
 
-def insert_or_update(session: AsyncSession, model: Any, values: dict[str, Any], key: str) -> Any:
-    """INSERT ... ON CONFLICT (key) DO UPDATE: the row of that key takes every value."""
+def insert_or_update(
+    session: AsyncSession, model: Any, values: dict[str, Any], key: str | tuple[str, ...]
+) -> Any:
+    """INSERT ... ON CONFLICT (key) DO UPDATE: the row of that key (one column or several)
+    takes every value."""
     dialect = session.bind.dialect.name if session.bind is not None else "sqlite"
     module = postgresql if dialect == "postgresql" else sqlite
+    keys = (key,) if isinstance(key, str) else key
     statement = module.insert(model).values(**values)
-    changed = {name: getattr(statement.excluded, name) for name in values if name != key}
-    return statement.on_conflict_do_update(index_elements=[key], set_=changed)
+    changed = {name: getattr(statement.excluded, name) for name in values if name not in keys}
+    return statement.on_conflict_do_update(index_elements=list(keys), set_=changed)

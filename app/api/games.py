@@ -37,6 +37,7 @@ GAME = (AppCode.GAME_NOT_FOUND,)
         AppCode.NO_DAILY,
         ErrorCode.BAD_DATE,
         AppCode.DAILY_PLAYED,
+        AppCode.DAILY_NOT_OVER,
         AppCode.TOO_MANY_WAITING,
         AppCode.RATE_LIMITED,
         AppCode.BUSY,
@@ -110,8 +111,9 @@ async def get_log(
 
 
 @router.post("/games/{game_id}/join", responses=documented(*GAME, AppCode.NO_FREE_SEAT, *WRITE))
-async def join_game(game_id: str, svc: Svc, player_id: PlayerId) -> Snapshot:
-    return await svc.lifecycle.join(game_id, player_id)
+async def join_game(game_id: str, request: Request, svc: Svc, player_id: PlayerId) -> Snapshot:
+    address = request.client.host if request.client else "unknown"
+    return await svc.lifecycle.join(game_id, player_id, address)
 
 
 @router.post(

@@ -49,10 +49,11 @@ def pool_of(clocks: Mapping[str, ClockSpec | None], asked: str) -> str:
 async def get_leaderboard(
     game: str, svc: Svc, clock: str = Query(default="blitz", max_length=24)
 ) -> Leaderboard:
-    """The best-rated players of one pool (at most 50). Served from one index range."""
+    """The best-rated established players of one pool (at most 50; README "Rated play").
+    Served from one index range."""
     clocks = svc.catalog.engine(game).describe().get("clocks")
     if not clocks:
         raise AppError(AppCode.NO_RATINGS, f"{game} has no rated games")
     pool = pool_of(clocks, clock)
-    rows = await svc.store.leaderboard(game, pool)
+    rows = await svc.store.leaderboard(game, pool, svc.clock.now_ms())
     return Leaderboard(game=game, pool=pool, rows=[LeaderboardRow(**row) for row in rows])

@@ -48,6 +48,9 @@ class SeatHolder(BaseModel):
     kind: PlayerKind
     name: str | None
     rating: float | None = None  # in a rated game: the player's rating in its pool
+    provisional: bool | None = Field(
+        default=None, description="in a rated game: the rating is provisional (shown with ?)"
+    )
 
 
 class SeatPresence(BaseModel):
@@ -61,10 +64,11 @@ class Outcome(BaseModel):
     winner: int | None
     time_ms: int
     ratings: RatingChange | None = None  # rated games only
-    unrated: Literal["aborted", "pair_limit"] | None = Field(
+    unrated: Literal["aborted", "pair_limit", "shared_address"] | None = Field(
         default=None,
-        description="why a rated game changed no rating: aborted (a seat never moved) or "
-        "pair_limit (the two players' rated games today are used up)",
+        description="why a rated game changed no rating: aborted (a seat never moved), "
+        "pair_limit (the two players' rated games today are used up) or shared_address "
+        "(players seen at one address have used up today's rated games)",
     )
 
 
@@ -300,6 +304,9 @@ class VariantStats(BaseModel):
     levels: dict[str, Tally] = Field(description="per computer level, and `online`")
     rating: float | None = Field(
         default=None, description="the player's rating in the variant's pool (rated variants)"
+    )
+    provisional: bool | None = Field(
+        default=None, description="the rating is provisional (shown with ?)"
     )
 
 

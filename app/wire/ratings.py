@@ -9,6 +9,9 @@ class RatingLine(BaseModel):
     before: float
     after: float
     rd: float = Field(description="the rating deviation after the game")
+    provisional: bool = Field(
+        default=False, description="the rating after the game is provisional (shown with ?)"
+    )
 
 
 class RatingChange(BaseModel):

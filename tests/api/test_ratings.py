@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 
 from app.errors import AppError
+from app.fair_play import BOARD_MIN_GAMES, BOARD_MIN_OPPONENTS, PLACEMENT_GAMES
 from app.moves import LogEntry, Step
 from engines.core import glicko2
 from engines.triangles import ENGINE as TRIANGLES
 from engines.triangles.clock import LAG_MS
 from engines.triangles.moves import Resign
 from tests.api.test_triangles_api import legal
+from tests.rating_rows import set_rating, stored_game, stored_ratings
 
 RATED = {"opponent": "online", "stars": 24, "clock": "3+2", "rated": True}
 
@@ -26,12 +28,20 @@ def client(make_client: Any) -> Any:
 
 
 @pytest.fixture
-def alice_bob(client: Any, players: Any) -> tuple[Any, Any]:
-    """Two players who may play rated games (named, five games finished)."""
+def alice_bob(client: Any, players: Any, database_url: str) -> tuple[Any, Any]:
+    """Two players who may play rated games (named, five games finished), past their
+    placement games in the bullet and blitz pools (``app.fair_play``), at the start
+    rating: their games move each other's ratings."""
     alice, bob = players(client, "alice", "bob")
     alice.ready_for_rated("Alice")
     bob.ready_for_rated("Bob")
+    for player in (alice, bob):
+        for pool in ("bullet", "blitz"):
+            set_rating(database_url, player.id, pool, games=PLACEMENT_GAMES)
     return alice, bob
+
+
+ESTABLISHED = {"games": BOARD_MIN_GAMES, "rd": 60.0, "opponents": BOARD_MIN_OPPONENTS}
 
 
 def start(alice: Any, bob: Any, params: dict[str, Any]) -> dict[str, Any]:
@@ -53,7 +63,9 @@ def both_draw(alice: Any, bob: Any, gid: str) -> int:
     return version
 
 
-def test_a_rated_game_changes_both_ratings_once(client: Any, alice_bob: Any) -> None:
+def test_a_rated_game_changes_both_ratings_once(
+    client: Any, alice_bob: Any, database_url: str
+) -> None:
     alice, bob = alice_bob
     gid = start(alice, bob, RATED)["id"]
     loaded = alice.get(f"/api/games/{gid}").json()
@@ -65,25 +77,26 @@ def test_a_rated_game_changes_both_ratings_once(client: Any, alice_bob: Any) -> 
     lost = glicko2.update(glicko2.Rating(), [glicko2.Result(glicko2.Rating(), 0)])
     assert change["pool"] == "blitz"
     assert change["seats"] == [
-        {"before": 1500, "after": lost.rating, "rd": lost.rd},
-        {"before": 1500, "after": won.rating, "rd": won.rd},
+        {"before": 1500, "after": lost.rating, "rd": lost.rd, "provisional": True},
+        {"before": 1500, "after": won.rating, "rd": won.rd, "provisional": True},
     ]
-    board = client.get("/api/leaderboard/triangles?clock=blitz").json()
-    assert [(r["rank"], r["name"], r["games"]) for r in board["rows"]] == [
-        (1, "Bob", 1),
-        (2, "Alice", 1),
-    ]
-    assert board["rows"][0]["rating"] == won.rating
+    stored = stored_ratings(database_url, "blitz")
+    assert [
+        (stored[p.id]["rating"], stored[p.id]["rd"], stored[p.id]["games"]) for p in (alice, bob)
+    ] == [(lost.rating, lost.rd, PLACEMENT_GAMES + 1), (won.rating, won.rd, PLACEMENT_GAMES + 1)]
+    assert stored_game(database_url, gid)["rated_ms"] is not None
+    # Neither is established yet (too few games, a provisional deviation): no board.
+    assert client.get("/api/leaderboard/triangles?clock=blitz").json()["rows"] == []
     assert client.get("/api/leaderboard/triangles?clock=5%2B3").json()["pool"] == "blitz"
-    assert client.get("/api/leaderboard/triangles?clock=bullet").json()["rows"] == []
-    page = client.get("/leaderboard/triangles?clock=blitz")
-    assert page.status_code == 200 and "Bob" in page.text and "Leaderboard" in page.text
     assert client.get("/leaderboard/triangles?clock=nope").status_code == 404
     assert client.get("/leaderboard/pairs").status_code == 404
-    # The next rated game starts from the new ratings, beside the names.
+    # The next rated game starts from the new ratings, beside the names, marked provisional.
     again = start(alice, bob, RATED)
     shown = bob.get(f"/api/games/{again['id']}").json()["players"]
-    assert [p["rating"] for p in shown] == [lost.rating, won.rating]
+    assert [(p["rating"], p["provisional"]) for p in shown] == [
+        (lost.rating, True),
+        (won.rating, True),
+    ]
 
 
 def test_casual_games_stay_unrated(client: Any, players: Any) -> None:
@@ -141,11 +154,12 @@ def test_resign_racing_the_flag_rates_the_game_once(
     results = client.portal.call(race)
     lost = [r for r in results if isinstance(r, AppError)]
     assert len(lost) == 1 and lost[0].code == "stale_version", results
-    board = client.get("/api/leaderboard/triangles?clock=blitz").json()["rows"]
-    assert sorted(r["games"] for r in board) == [1, 1]  # once each, whoever won the race
+    stored = stored_ratings(client.app.state.settings.database_url, "blitz")
+    once = PLACEMENT_GAMES + 1  # once each, whoever won the race
+    assert [stored[p.id]["games"] for p in (alice, bob)] == [once, once]
     outcome = alice.get(f"/api/games/{gid}").json()["outcome"]
     assert outcome["reason"] in ("resigned", "time") and outcome["winner"] == 1
-    assert outcome["ratings"]["seats"][1]["after"] == board[0]["rating"]
+    assert outcome["ratings"]["seats"][1]["after"] == stored[bob.id]["rating"]
 
 
 @pytest.mark.parametrize("resign_first", [True, False])
@@ -189,24 +203,27 @@ def test_resign_racing_the_last_line_rates_the_game_once(
     results, by_line, drawer = client.portal.call(race)
     lost = [r for r in results if isinstance(r, AppError)]
     assert len(lost) == 1 and lost[0].code == "stale_version", results
-    board = client.get("/api/leaderboard/triangles?clock=blitz").json()["rows"]
-    assert sorted(r["games"] for r in board) == [1, 1]  # once each, whoever won the race
+    stored = stored_ratings(client.app.state.settings.database_url, "blitz")
+    once = PLACEMENT_GAMES + 1  # once each, whoever won the race
+    assert [stored[p.id]["games"] for p in (alice, bob)] == [once, once]
     outcome = alice.get(f"/api/games/{gid}").json()["outcome"]
     if outcome["reason"] == "resigned":
         assert outcome["winner"] == drawer
     else:
         assert (outcome["reason"], outcome["winner"]) == (by_line.reason, by_line.winner)
     ratings = outcome["ratings"]["seats"]
-    assert {round(r["after"], 6) for r in ratings} == {round(r["rating"], 6) for r in board}
+    assert [r["after"] for r in ratings] == [stored[p.id]["rating"] for p in (alice, bob)]
 
 
 def test_leaderboard_page_opens_on_the_fastest_pool_with_players(
-    client: Any, alice_bob: Any
+    client: Any, alice_bob: Any, database_url: str, clock: Any
 ) -> None:
     """Issue 24.1: linked from the lobby and the Triangles page; tabs by speed; no
     ``?clock=`` opens on the fastest pool that has players (bullet here, not an empty
     blitz); ``?clock=1+1`` (a time control, its "+" read as a space) is that pool."""
     alice, bob = alice_bob
+    for player in alice_bob:
+        set_rating(database_url, player.id, "bullet", **ESTABLISHED, updated_ms=clock.ms)
     gid = start(alice, bob, {**RATED, "clock": "1+1"})["id"]
     assert alice.move(gid, both_draw(alice, bob, gid), {"type": "resign"}).status_code == 200
     for url in ("/leaderboard/triangles", "/leaderboard/triangles?clock=1+1"):

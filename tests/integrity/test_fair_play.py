@@ -11,6 +11,7 @@ import pytest
 from app.fair_play import PAIR_WINDOW_MS
 from tests.api.test_ratings import both_draw, start
 from tests.api.test_triangles_api import legal
+from tests.rating_rows import stored_ratings
 
 RATED = {"opponent": "online", "stars": 24, "clock": "3+2", "rated": True}
 
@@ -31,9 +32,10 @@ def stored(make_client: Any, players: Any, gid: str) -> dict[str, Any]:
     return body
 
 
-def leaderboard(make_client: Any) -> list[tuple[str, int]]:
-    rows = make_client().get("/api/leaderboard/triangles?clock=blitz").json()["rows"]
-    return [(row["name"], row["games"]) for row in rows]
+def counted(settings: Any, *players: Any) -> list[int]:
+    """The players' counted blitz games, as their stored rating rows say."""
+    rows = stored_ratings(settings.database_url, "blitz")
+    return [rows[p.id]["games"] if p.id in rows else 0 for p in players]
 
 
 def test_a_fresh_cookie_cannot_join_seek_or_create_rated_games(
@@ -59,7 +61,7 @@ def test_a_fresh_cookie_cannot_join_seek_or_create_rated_games(
 
 
 def test_a_rated_game_ended_before_both_drew_is_aborted_unrated(
-    client: Any, players: Any, make_client: Any
+    client: Any, players: Any, make_client: Any, settings: Any
 ) -> None:
     alice, bob = players(client, "alice", "bob")
     alice.ready_for_rated("Alice")
@@ -72,11 +74,11 @@ def test_a_rated_game_ended_before_both_drew_is_aborted_unrated(
     outcome = stored(make_client, players, gid)["outcome"]
     assert outcome["reason"] == "resigned" and outcome["winner"] == 0
     assert outcome["unrated"] == "aborted" and outcome["ratings"] is None
-    assert leaderboard(make_client) == []
+    assert stored_ratings(settings.database_url, "blitz") == {}
 
 
 def test_the_same_two_players_change_ratings_three_times_a_day(
-    client: Any, players: Any, make_client: Any, clock: Any
+    client: Any, players: Any, make_client: Any, clock: Any, settings: Any
 ) -> None:
     alice, bob = players(client, "alice", "bob")
     alice.ready_for_rated("Alice")
@@ -92,10 +94,10 @@ def test_the_same_two_players_change_ratings_three_times_a_day(
         clock.advance(60_000)
     fourth = rated_game()
     assert fourth["unrated"] == "pair_limit" and fourth["ratings"] is None
-    assert leaderboard(make_client) == [("Alice", 3), ("Bob", 3)]
+    assert counted(settings, alice, bob) == [3, 3]
     clock.advance(PAIR_WINDOW_MS - 3 * 60_000 + 1)  # the first of the three is a day old
     assert rated_game()["ratings"] is not None
-    assert leaderboard(make_client) == [("Alice", 4), ("Bob", 4)]
+    assert counted(settings, alice, bob) == [4, 4]
 
 
 def test_nobody_claims_a_correspondence_game_only_the_clock_ends_it(
