@@ -50,6 +50,7 @@ STATUS: dict[str, int] = {
     AppCode.NO_FREE_SEAT: 409,
     AppCode.NOT_WAITING: 409,
     AppCode.DAILY_PLAYED: 409,
+    AppCode.DAILY_NOT_OVER: 409,  # a daily board opened by its number before its day ends
     AppCode.OPPONENT_PRESENT: 409,
     AppCode.NO_REMATCH: 409,
     AppCode.NOT_OVER: 409,

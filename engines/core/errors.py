@@ -79,6 +79,7 @@ class AppCode(StrEnum):
     NO_FREE_SEAT = "no_free_seat"  # joining a game whose seats are taken
     NOT_WAITING = "not_waiting"  # cancelling a game that has started
     DAILY_PLAYED = "daily_played"  # a second try at a once-a-day board
+    DAILY_NOT_OVER = "daily_not_over"  # a daily board opened by its number before its day ends
     OPPONENT_PRESENT = "opponent_present"  # a win by absence claimed while they are here
     NO_REMATCH = "no_rematch"  # a rematch of a game without two players
     NOT_OVER = "not_over"  # a rematch of a game still running
