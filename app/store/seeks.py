@@ -1,11 +1,16 @@
 """Queries on the quick-pairing pool (``seeks``): post a seek or pair it at once, pair a
 waiting one, read, extend and cancel.
 
-Pairing locks the other seek with ``SELECT … FOR UPDATE SKIP LOCKED`` (PostgreSQL): two
-seekers racing for one waiting seek never wait for each other, and exactly one of them
-takes it; the other takes the next one or waits in the pool. SQLite ignores the clause;
-its writers take turns anyway. A seek is marked paired (``game_id``) in the transaction
-that creates its game, so nothing is acknowledged before both are committed.
+Every transaction that pairs a player holds the row lock of that player's ``players``
+row (PostgreSQL): a seeker waits for their own (so one player's seeks take turns), and
+the other player's row is locked with their seek by ``SELECT … FOR NO KEY UPDATE SKIP
+LOCKED``: two seekers racing for one waiting seek never wait for each other, exactly one
+of them takes it, and a seek whose player is posting again (another tab) is passed over
+until that post has committed. So the check "already in a real-time game", made under
+the seeker's own row lock, always sees a pairing of their other tab's seek. SQLite
+ignores the clauses; its writers take turns anyway. A seek is marked paired
+(``game_id``) in the transaction that creates its game, so nothing is acknowledged
+before both are committed.
 """
 
 from __future__ import annotations
@@ -50,6 +55,15 @@ def _pool(seek: Seek, now_ms: int) -> Any:
     return _open_like(seek, now_ms).where(Seek.player_id != seek.player_id).limit(1)
 
 
+def _claim(query: Any) -> Any:
+    """``query`` on seeks, locking each seek found with its player's row, or passing it
+    over when either is locked (SKIP LOCKED): a seek of a player whose other tab is
+    posting is not paired while that post runs."""
+    return query.join(Player, Player.id == Seek.player_id).with_for_update(
+        of=(Seek, Player), key_share=True, skip_locked=True
+    )
+
+
 def _older(seek: Seek) -> Any:
     return or_(
         Seek.created_ms < seek.created_ms,
@@ -89,23 +103,27 @@ class SeekQueries:
         oldest compatible open seek of another player (→ that seek, marked paired, and the
         new game), or else put ``seek`` in the pool (→ None, None).
 
-        One player's seeks take turns (two tabs posting at once): on PostgreSQL a
-        transaction-scoped advisory lock on the player, SQLite's writers take turns
-        anyway. A seek for one of ``busy_clocks`` (real-time controls) by a player who is
-        already playing a game with one of them is not paired again: → (None, that game),
-        and their other tab goes to it."""
+        One player's seeks take turns (two tabs posting at once), and wait for any
+        transaction pairing their waiting seek: the player's row is locked first
+        (PostgreSQL; SQLite's writers take turns anyway). A seek for one of
+        ``busy_clocks`` (real-time controls) by a player who is already playing a game
+        with one of them (read under that lock: a pairing of their other tab's seek is
+        committed by then) is not paired again: → (None, that game), and their other tab
+        goes to it."""
         now = seek.created_ms
         async with self.transaction() as session:
-            if session.bind is not None and session.bind.dialect.name == "postgresql":
-                key = zlib.crc32(f"seeker:{seek.player_id}".encode())
-                await session.execute(select(func.pg_advisory_xact_lock(key)))
+            await session.execute(
+                insert_ignore(session, Player, {"id": seek.player_id, "created_ms": now})
+            )
+            # NO KEY UPDATE: rows inserted elsewhere that refer to the player (their foreign
+            # key checks take KEY SHARE) do not wait for it.
+            await session.execute(
+                select(Player.id).where(Player.id == seek.player_id).with_for_update(key_share=True)
+            )
             if seek.clock in busy_clocks:
                 playing = await _playing(session, seek, busy_clocks)
                 if playing is not None:
                     return None, playing
-            await session.execute(
-                insert_ignore(session, Player, {"id": seek.player_id, "created_ms": now})
-            )
             await session.execute(
                 delete(Seek)
                 .where(
@@ -116,7 +134,7 @@ class SeekQueries:
                 )
                 .execution_options(synchronize_session=False)
             )
-            other = await session.scalar(_pool(seek, now).with_for_update(skip_locked=True))
+            other = await session.scalar(_claim(_pool(seek, now)))
             if other is None:
                 session.add(seek)
                 return None, None
@@ -134,7 +152,8 @@ class SeekQueries:
         at the same moment all found the pool empty and wait in it together. Runs only
         when an older compatible seek is waiting (``seek``'s own poll asks), and on
         PostgreSQL one transaction per pool at a time (a transaction-scoped advisory
-        lock, tried, not waited for); rows a posting seeker holds are skipped.
+        lock, tried, not waited for); seeks whose player is posting (their row is
+        locked) are skipped, as are rows another pairing holds.
         → the pairs and their games; [] when there is nothing to pair; None when another
         transaction is matching this pool right now (ask again shortly)."""
         async with self.sessions() as session:
@@ -147,11 +166,7 @@ class SeekQueries:
                 key = zlib.crc32(f"seeks:{seek.engine}:{seek.clock}:{seek.rated}".encode())
                 if not await session.scalar(select(func.pg_try_advisory_xact_lock(key))):
                     return None
-            waiting = (
-                await session.scalars(
-                    _open_like(seek, now_ms).limit(SWEEP).with_for_update(skip_locked=True)
-                )
-            ).all()
+            waiting = (await session.scalars(_claim(_open_like(seek, now_ms).limit(SWEEP)))).all()
             pairs: list[tuple[Seek, Seek, Game]] = []
             first: Seek | None = None
             for other in waiting:
