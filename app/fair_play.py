@@ -61,6 +61,14 @@ BOARD_MAX_RD = 80.0
 BOARD_RECENT_MS = 7 * DAY_MS
 BOARD_MIN_OPPONENTS = 5
 
+# What the leaderboard page says of its rules.
+BOARD_RULES = {
+    "games": BOARD_MIN_GAMES,
+    "days": BOARD_RECENT_MS // DAY_MS,
+    "opponents": BOARD_MIN_OPPONENTS,
+    "placement": PLACEMENT_GAMES,
+}
+
 # Why a rated game's end changed no rating (``outcome.unrated``).
 ABORTED = "aborted"
 PAIR_LIMITED = "pair_limit"
@@ -113,7 +121,7 @@ class RatedAdmission:
                 f"finish {MIN_FINISHED} games of at least {MIN_OWN_MOVES} moves of your own "
                 f"against another player or the computer before you play rated ones "
                 f"({finished} so far)",
-                details={"finished": finished, "needed": MIN_FINISHED},
+                details={"finished": finished, "needed": MIN_FINISHED, "moves": MIN_OWN_MOVES},
             )
         await self.store.note_rated_address(
             player_id, address_key(self.secret, address), self.clock.now_ms()

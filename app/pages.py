@@ -15,6 +15,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound
 from app.api.ratings import pool_of, pools_by_speed
 from app.assets import site_assets
 from app.errors import AppError
+from app.fair_play import BOARD_RULES
 from app.game_pages import GamePackages
 from app.i18n import LANGUAGES, Translator, negotiate
 from app.models import GameStatus
@@ -239,5 +240,11 @@ async def leaderboard(request: Request, game: str, clock: str | None = None) -> 
     return render(
         request,
         "leaderboard.html",
-        template_only={"rows": rows, "pools": pools, "pool": pool, "game_name": game},
+        template_only={
+            "rows": rows,
+            "pools": pools,
+            "pool": pool,
+            "game_name": game,
+            "rules": BOARD_RULES,
+        },
     )

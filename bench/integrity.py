@@ -29,6 +29,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.qualify import qualify  # noqa: E402
 from tests.servers import migrate, start_uvicorn, stop  # noqa: E402
 
 
@@ -68,14 +69,11 @@ def moved_together(base_url: str, db_path: Path, rounds: int) -> tuple[int, int]
 def farm(base_url: str, seconds: float) -> tuple[float | None, int, int]:
     farmer = player(base_url)
     farmer.put("/api/me", json={"name": "Farmer"})
-    for _ in range(5):  # whatever standing rated play asks for, the farmer has it
-        game = farmer.post(
-            "/api/games", json={"game": "triangles", "params": {"opponent": "easy"}}
-        ).json()
-        farmer.post(
-            f"/api/games/{game['id']}/moves",
-            json={"version": game["version"], "move": {"type": "resign"}},
-        )
+    # Whatever standing rated play asks for, the farmer has it (``tests.qualify``).
+    qualify(
+        lambda url, body: farmer.post(url, json=body).raise_for_status().json(),
+        lambda url: farmer.get(url).raise_for_status().json(),
+    )
     rated = {"opponent": "online", "stars": 24, "clock": "3+2", "rated": True}
     refused = tries = 0
     deadline = time.monotonic() + seconds

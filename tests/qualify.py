@@ -36,3 +36,20 @@ def next_line(get: Get, game_id: str) -> dict[str, Any]:
     log = get(f"/api/games/{game_id}/log")
     state = replay(TRIANGLES, TRIANGLES.parse_params(log["params"]), log["seed"], log["moves"])
     return TRIANGLES.dump_move(TRIANGLES.computer_move(state))  # type: ignore[no-any-return]
+
+
+def qualify_page(request: Any, games: int = MIN_FINISHED) -> None:
+    """The same through a Playwright ``APIRequestContext`` (a page's or a context's
+    ``request``), on that browser's cookie."""
+
+    def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+        response = request.post(url, data=body)
+        assert response.ok, response.text()
+        return response.json()  # type: ignore[no-any-return]
+
+    def get(url: str) -> dict[str, Any]:
+        response = request.get(url)
+        assert response.ok, response.text()
+        return response.json()  # type: ignore[no-any-return]
+
+    qualify(post, get, games)

@@ -56,7 +56,10 @@ function figuresOf(entry) {
     ['me.stats.losses', sum('losses')],
     ['me.stats.draws', sum('draws')],
   ];
-  if (entry.rating !== null && entry.rating !== undefined) figures.push(['me.stats.rating', formatNumber(Math.round(entry.rating))]);
+  if (entry.rating !== null && entry.rating !== undefined) {
+    const shown = formatNumber(Math.round(entry.rating)) + (entry.provisional ? '?' : '');
+    figures.push(['me.stats.rating', shown]);  // "?": provisional (app/fair_play.py)
+  }
   return figures;
 }
 

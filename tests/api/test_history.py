@@ -142,6 +142,7 @@ def test_stats_per_variant_and_level(alice_bob: Any, clock: FakeClock) -> None:
                 "online": {"wins": 1, "losses": 0, "draws": 0},
             },
             "rating": None,
+            "provisional": None,
         },
         {
             "game": "tally",
@@ -151,6 +152,7 @@ def test_stats_per_variant_and_level(alice_bob: Any, clock: FakeClock) -> None:
             "average": float(timed["view"]["tally"]),
             "levels": {"computer": {"wins": 0, "losses": 0, "draws": 1}},
             "rating": None,
+            "provisional": None,
         },
         {
             "game": "tally",
@@ -160,6 +162,7 @@ def test_stats_per_variant_and_level(alice_bob: Any, clock: FakeClock) -> None:
             "average": round((5 + start_of(42, 5)) / 2, 1),
             "levels": {},
             "rating": None,
+            "provisional": None,
         },
     ]
     assert stats["streak"] == 0 and stats["streak_until"] is None and stats["daily"] == []

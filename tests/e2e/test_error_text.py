@@ -17,7 +17,10 @@ CASES = [
     ("pairs", {"code": "out_of_board"}),  # pairs does not: the shared words
     ("pairs", {"code": "no_path"}),  # a code only pairs has
     (None, {"code": "stale_version"}),  # a page with no game
-    ("triangles", {"code": "rated_needs_games", "details": {"needed": 5, "finished": 2}}),
+    (
+        "triangles",
+        {"code": "rated_needs_games", "details": {"needed": 5, "finished": 2, "moves": 5}},
+    ),
     ("pairs", {"code": "no_such_code_anywhere"}),
     ("pairs", {"code": "network", "status": 0}),  # a code without words, no connection
     ("pairs", {"status": 0}),
@@ -26,7 +29,7 @@ CASES = [
 
 def texts(lang: str) -> list[str]:
     words = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
-    needs = words["error.rated_needs_games"].format(needed=5, finished=2)
+    needs = words["error.rated_needs_games"].format(needed=5, finished=2, moves=5)
     return [
         words["games.blocks.error.out_of_board"],
         words["error.out_of_board"],

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from app.fair_play import MIN_FINISHED
 from tests.e2e.test_triangles import EN
 from tests.e2e.test_triangles_online import chip, context, give_name, line_by, page_of
+from tests.qualify import qualify_page
 
 pytestmark = pytest.mark.e2e
 
@@ -88,12 +88,7 @@ def ready_for_rated(page: Any, name: str) -> None:
     """The page's player named and with the finished games rated play asks for
     (``app.fair_play``), through the API on the page's own cookie."""
     assert page.request.put("/api/me", data={"name": name}).ok
-    for _ in range(MIN_FINISHED):
-        game = page.request.post(
-            "/api/games", data={"game": "triangles", "params": {"opponent": "easy"}}
-        ).json()
-        move = {"version": game["version"], "move": {"type": "resign"}}
-        assert page.request.post(f"/api/games/{game['id']}/moves", data=move).ok
+    qualify_page(page.request)
 
 
 def test_a_silent_player_flags_and_both_end_cards_say_so(

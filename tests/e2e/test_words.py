@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.qualify import qualify_page
+
 pytestmark = pytest.mark.e2e
 
 CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
@@ -56,15 +58,17 @@ RAW = re.compile(r"(?<![\w+])(none|rated|again|5\+3|tablet|phone)(?![\w+])")
 
 
 def rated_player_with_games(page: Any) -> dict[str, str]:
-    """Named, five games against the computer finished (resigned), then a rated 5+3
-    challenge waiting and one casual game without a clock: made with the page's cookie."""
+    """Named, five games against the computer finished (``tests.qualify``), then a rated
+    5+3 challenge waiting and one casual game without a clock: made with the page's
+    cookie."""
     assert page.request.put("/api/me", data={"name": "Zoé"}).ok
-    for _ in range(5):
-        made = page.request.post(
-            "/api/games", data={"game": "triangles", "params": {"opponent": "easy", "stars": 24}}
-        ).json()
-        move = {"version": made["version"], "move": {"type": "resign"}}
-        assert page.request.post(f"/api/games/{made['id']}/moves", data=move).ok
+    qualify_page(page.request, games=4)
+    made = page.request.post(
+        "/api/games", data={"game": "triangles", "params": {"opponent": "easy", "stars": 24}}
+    ).json()
+    move = {"version": made["version"], "move": {"type": "resign"}}
+    assert page.request.post(f"/api/games/{made['id']}/moves", data=move).ok
+    qualify_page(page.request, games=1)
     rated = page.request.post(
         "/api/games",
         data={

@@ -5,6 +5,7 @@
  *                    the game has none) and keeps ticking while a clock runs
  *   timeLeft(clock, now) → [ms, ms]   each seat's time left at server game time `now`
  *   formatClock(ms)  "4:59", "0:07.3" (under 10 s), "5 h 12 min", "2 d 23 h"
+ *   shownRating(r, p) "1523", or "1523?" while provisional
  *   ratingOf(seat)   " · 1523" beside a name in a rated game ('' otherwise)
  *   ratingChange()   the end card's line: "Rating 1500 → 1662 (+162)" or "(−162)", the viewer's seat,
  *                    or why a rated game changed no rating (outcome.unrated)
@@ -75,9 +76,14 @@ export function renderClocks() {
   }
 }
 
+/** A rating as players read it: whole, with "?" while provisional (app/fair_play.py). */
+export function shownRating(rating, provisional) {
+  return `${Math.round(rating)}${provisional ? '?' : ''}`;
+}
+
 export function ratingOf(seat) {
-  const rating = ctx.session.players?.[seat]?.rating;
-  return rating == null ? '' : ` · ${Math.round(rating)}`;
+  const holder = ctx.session.players?.[seat];
+  return holder?.rating == null ? '' : ` · ${shownRating(holder.rating, holder.provisional)}`;
 }
 
 export function ratingChange() {
@@ -90,7 +96,7 @@ export function ratingChange() {
     const line = change.seats[seat];
     const delta = Math.round(line.after) - Math.round(line.before);
     const text = t('games.triangles.clock.rating_change', {
-      before: Math.round(line.before), after: Math.round(line.after), delta: delta >= 0 ? `+${delta}` : `−${-delta}`,
+      before: Math.round(line.before), after: shownRating(line.after, line.provisional), delta: delta >= 0 ? `+${delta}` : `−${-delta}`,
     });
     return ctx.session.seats.length ? text : `${nameOf(seat)}: ${text}`;
   }).join(' · ');
