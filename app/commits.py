@@ -5,8 +5,9 @@ Under load many moves wait for the database at once. Instead of one transaction 
 is under way are written together by the next one: one transaction, one guarded
 ``UPDATE`` for all their games and one ``INSERT`` for all their log entries. Each move
 keeps its own version check and is acknowledged only after the commit that holds it. A
-lone move is written at once, as before; a move that earns a record (the game ended)
-is written alone, with its record, in its own transaction.
+lone move is written at once, as before; a move that earns a record (the game ended),
+or writes a column the batch does not (a daily's ``too_fast``), is written alone, in its
+own transaction.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from typing import Any
 
 from app.metrics import COMMIT_BATCH
 from app.models import Game
-from app.statements import Advance
+from app.statements import BATCH_COLUMNS, Advance
 from app.store import Store
 from engines.core.protocol import RecordEntry, ScoreOrder
 
 MAX_BATCH = 100
+BATCH_KEYS = frozenset(BATCH_COLUMNS)  # what a batch writes of a game's row
 
 
 class GroupCommit:
@@ -42,7 +44,7 @@ class GroupCommit:
     ) -> bool:
         """Write one move under its version guard; False when the version moved.
         ``order`` is the engine's, by which ``record`` may better the player's best."""
-        if record is not None:
+        if record is not None or not BATCH_KEYS.issuperset(values):
             return await self.store.advance(game, values, entries, record, now_ms, order)
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.waiting.append((Advance(game, values, list(entries)), done))

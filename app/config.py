@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     limit_replays_per_ip_min: int = 600
     limit_verifies_per_player_min: int = 20
     limit_verifies_per_ip_min: int = 200
+    # Reviews pending (queued or running) at once, per player and per address (app/reviews.py).
+    limit_reviews_per_player: int = 2
+    limit_reviews_per_ip: int = 8
     limit_waiting_per_player: int = 3
     # Device transfer: codes issued and claims tried a minute (a claim guesses a code).
     limit_transfers_per_player_min: int = 10
@@ -94,7 +97,8 @@ class Settings(BaseSettings):
     limit_sockets_per_player: int = 16
     limit_sockets_per_ip: int = 256
     # The computer's moves and large boards run in a process pool (app/workers.py):
-    # this many processes (0: one per core), this many jobs waiting at most (0: 8 each).
+    # this many processes (0: one per core), this many jobs waiting at most (0: 8 each);
+    # reviews in their own (one fewer, at least one), with a queue of the same bound.
     engine_workers: int = 0
     engine_queue: int = 0
     # Memory for caches, in MiB: the boards an engine keeps (in every process, the engine

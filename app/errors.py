@@ -73,6 +73,7 @@ STATUS: dict[str, int] = {
     AppCode.BAD_ENDPOINT: 422,  # a push endpoint the server will not send to; details: reason
     AppCode.RATE_LIMITED: 429,
     AppCode.BUSY: 429,
+    AppCode.TOO_MANY_REVIEWS: 429,  # reviews pending at once; details: limit
     AppCode.INTERNAL: 500,
     AppCode.DATABASE_UNAVAILABLE: 503,
 }

@@ -244,6 +244,7 @@ class HistoryService:
                     status=row["status"],
                     score=result_of(row["seats"], row["outcome"], player_id)[1],
                     rank=rank,
+                    too_fast=over and bool(row["too_fast"]),
                 )
             )
         return results

@@ -74,6 +74,7 @@ def observe(services: Services) -> None:
     metrics.watch(
         hub_connected=lambda: services.hub.connected,
         engine_queue=lambda: services.moves.workers.pending,
+        review_queue=lambda: services.moves.workers.reviews_pending,
         live_games=lambda: len(services.moves.live),
         seeks_waiting=lambda: len(services.seeks.polls),
     )
@@ -126,6 +127,8 @@ def create_app(
         try:
             yield
         finally:
+            # Reviews take seconds: they are dropped (asked again later), not waited for.
+            await services.reviews.stop()
             # The sweeper may be inside a query: its pass ends before the database
             # closes (cancelled only if the database keeps it past STOP_WITHIN_S).
             services.flags.stop()

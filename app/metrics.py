@@ -77,6 +77,7 @@ HUB_PUBLISH = Histogram(
     "nook_hub_publish_seconds", "Publishing one live update through Redis.", buckets=LATENCY
 )
 ENGINE_QUEUE = Gauge("nook_engine_queue_depth", "Engine jobs (computer moves, boards) pending.")
+REVIEW_QUEUE = Gauge("nook_review_queue_depth", "Reviews pending (queued or running).")
 ENGINE_JOB = Histogram(
     "nook_engine_job_seconds", "Engine jobs, from submission to result.", ["kind"], buckets=LATENCY
 )
@@ -113,12 +114,14 @@ def http_seconds(method: str, route: str) -> Any:
 def watch(
     hub_connected: Callable[[], bool],
     engine_queue: Callable[[], int],
+    review_queue: Callable[[], int],
     live_games: Callable[[], int],
     seeks_waiting: Callable[[], int],
 ) -> None:
     """Read these gauges from the running services whenever /metrics is scraped."""
     HUB_CONNECTED.set_function(lambda: float(hub_connected()))
     ENGINE_QUEUE.set_function(lambda: float(engine_queue()))
+    REVIEW_QUEUE.set_function(lambda: float(review_queue()))
     LIVE_GAMES.set_function(lambda: float(live_games()))
     SEEKS_WAITING.set_function(lambda: float(seeks_waiting()))
 

@@ -20,6 +20,7 @@ from app.claims import ClaimPolicy
 from app.clock import Clock
 from app.commits import GroupCommit
 from app.errors import AppError, from_engine
+from app.honour import too_fast
 from app.hub import Hub
 from app.limits import Admission
 from app.live import LiveGames
@@ -264,6 +265,9 @@ class MovePath:
              "at_ms": e.at_ms}
             for i, e in enumerate(step.entries)
         ]  # fmt: skip
+        if outcome and game.daily is not None and engine.honour_pace is not None:
+            # Judged on every ending: written by the same guarded UPDATE that ends it.
+            values["too_fast"] = await too_fast(self.store, engine.honour_pace, game, entries)
         record = engine.record(step.state) if outcome else None
         rated = rated_end(engine, game, step.state) if outcome else None
         if rated is not None:

@@ -1,26 +1,40 @@
-"""Reviews of finished games: asked for, worked out in the engine worker pool, stored once.
+"""Reviews of finished games: asked for, worked out by the review workers, stored once.
 
-A review is a pure function of the game's log, and seconds of search: it is computed in
-the worker pool (``EngineWorkers.start_review``: 429 ``busy`` when its queue is full),
-then stored in ``reviews`` keyed by the game id. The stored row is the truth: once it
-exists every ask is answered from it. While a review runs, this process remembers it
-(``running``), so a second ask in the same process waits for the same job instead of
-starting another; two processes asked at once may both compute it, and the unique key
-keeps the first one written (both are identical anyway). What is running is kept in
-memory only: after a restart, a review that was pending is simply not there (404
-``no_review``), and the page asks again.
+A review is a pure function of the game's log, and seconds of search: it is computed by
+the engine workers' review processes (``EngineWorkers.start_review``, apart from the
+computer's moves: 429 ``busy`` when their queue is full), then stored in ``reviews`` keyed
+by the game id. The stored row is the truth: once it exists every ask is answered from it.
+
+Anyone may ask for the review of any finished game, so each asker holds a slot while
+their review is pending (queued or running): at most ``limit_reviews_per_player`` per
+player and ``limit_reviews_per_ip`` per address, across processes when the limits live in
+Redis (429 ``too_many_reviews`` beyond). Asking for a review that is already pending
+costs no slot.
+
+While a review runs, this process remembers it (``running``), so a second ask in the
+same process waits for the same job instead of starting another; two processes asked at
+once may both compute it, and the unique key keeps the first one written (both are
+identical anyway). What is running is kept in memory only: after a restart, or a drain
+(``stop``: the review processes are killed rather than waited for), a review that was
+pending is simply not there (404 ``no_review``), nothing of it is stored, and the next
+ask starts it again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
+from collections.abc import Awaitable
 from typing import Any
+
+from redis.exceptions import RedisError
 
 from app.catalog import AnyEngine, Catalog
 from app.clock import Clock
 from app.errors import AppError
 from app.limits import Admission
+from app.metrics import RATE_LIMITED
 from app.models import Game, GameStatus
 from app.snapshots import may_replay, replay_forbidden
 from app.store import Store
@@ -31,6 +45,7 @@ from engines.core.errors import AppCode
 log = logging.getLogger("app.reviews")
 
 PENDING = GameReview(status="pending")
+RETRY_AFTER_S = 5  # a review of a usual game takes a second or two, a big one ten
 
 
 def _done(body: dict[str, Any]) -> GameReview:
@@ -65,9 +80,16 @@ class Reviews:
         if stored is not None:
             return _done(stored)
         await self.admission.replaying(player_id, address)  # a review folds the whole log
-        if game.id not in self.running:  # nobody started it while this ask waited
+        slots = await self._take_slots(player_id, address)  # 429 too_many_reviews
+        if game.id in self.running:  # somebody started it while this ask waited
+            await self._give_back(slots)
+            return PENDING
+        try:
             job = self.workers.start_review(engine, game.state)  # 429 busy: nothing started
-            self.running[game.id] = asyncio.create_task(self._finish(game.id, job))
+        except AppError:
+            await self._give_back(slots)
+            raise
+        self.running[game.id] = asyncio.create_task(self._finish(game.id, job, slots))
         return PENDING
 
     async def get(self, game_id: str, player_id: str) -> GameReview:
@@ -80,6 +102,16 @@ class Reviews:
             return PENDING
         raise AppError(AppCode.NO_REVIEW, "no review was asked for this game: POST to ask")
 
+    async def stop(self) -> None:
+        """Drop every review in progress (a drain): their tasks are cancelled before they
+        store anything and the review processes are killed, so the process exits within
+        its shutdown time instead of seconds of search later."""
+        tasks = list(self.running.values())
+        for task in tasks:
+            task.cancel()
+        self.workers.drop_reviews()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     async def _reviewable(self, game_id: str, player_id: str) -> tuple[Game, AnyEngine]:
         game = await self.store.game(game_id)
         engine = self.catalog.engine(game.engine)
@@ -89,9 +121,42 @@ class Reviews:
             raise replay_forbidden()
         return game, engine
 
-    async def _finish(self, game_id: str, job: Any) -> None:
+    async def _take_slots(self, player_id: str, address: str) -> list[tuple[str, str]]:
+        """One review slot of the player's and one of the address's, held by a new
+        holder; 429 ``too_many_reviews`` (holding nothing) when either is full. The
+        limiter never fails open: without Redis it counts in this process."""
+        settings = self.admission.settings
+        holder = secrets.token_hex(8)
+        wanted = (
+            (f"reviews:player:{player_id}", settings.limit_reviews_per_player),
+            (f"reviews:ip:{address}", settings.limit_reviews_per_ip),
+        )
+        taken: list[tuple[str, str]] = []
+        for key, limit in wanted:
+            if not await self.admission.limiter.take(key, holder, limit):
+                await self._give_back(taken)
+                RATE_LIMITED.labels("reviews").inc()
+                raise AppError(
+                    AppCode.TOO_MANY_REVIEWS,
+                    f"at most {limit} reviews pending at once; ask again when one is done",
+                    details={"limit": limit},
+                    headers={"Retry-After": str(RETRY_AFTER_S)},
+                )
+            taken.append((key, holder))
+        return taken
+
+    async def _give_back(self, slots: list[tuple[str, str]]) -> None:
+        for key, holder in slots:
+            try:
+                await self.admission.limiter.give_back(key, holder)
+            except (RedisError, OSError) as exc:  # its lease runs out by itself
+                log.warning("review slot not given back: %s", exc)
+
+    async def _finish(
+        self, game_id: str, job: Awaitable[dict[str, Any]], slots: list[tuple[str, str]]
+    ) -> None:
         """Await the job and store its review; a failed job is logged and forgotten, so
-        the next ask starts again."""
+        the next ask starts again. The askers' slots are given back either way."""
         try:
             body = await job
             await self.store.add_review(game_id, body, self.clock.now_ms())
@@ -99,3 +164,4 @@ class Reviews:
             log.exception("review of game %s failed", game_id)
         finally:
             del self.running[game_id]
+            await self._give_back(slots)

@@ -64,7 +64,11 @@ def hub_views(engine: AnyEngine, game: Game, state: Any) -> dict[str, View]:
 
 
 def outcome_of(game: Game) -> Outcome | None:
-    return Outcome.model_validate(game.outcome) if game.outcome else None
+    if not game.outcome:
+        return None
+    # too_fast is the row's own column (app/honour.py), shown with the outcome it marks.
+    marked = {**game.outcome, "too_fast": True} if game.too_fast else game.outcome
+    return Outcome.model_validate(marked)
 
 
 class Snapshots:

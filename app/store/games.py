@@ -311,12 +311,18 @@ class GameQueries:
     async def board_of_honour(
         self, engine: str, date: str, order: ScoreOrder, limit: int = 20
     ) -> list[dict[str, Any]]:
-        """A day's finished daily games, the best first (``order``: the engine's)."""
+        """A day's finished daily games, the best first (``order``: the engine's); games
+        played faster than a person can (``too_fast``) are left off."""
         async with self.sessions() as session:
             rows = await session.execute(
                 select(Game.id, Game.score, Game.outcome, Player.name)
                 .join(Player, Player.id == Game.owner_id)
-                .where(Game.engine == engine, Game.daily == date, Game.status == GameStatus.OVER)
+                .where(
+                    Game.engine == engine,
+                    Game.daily == date,
+                    Game.status == GameStatus.OVER,
+                    Game.too_fast.is_(False),
+                )
                 .order_by(best_score_first(order), Game.updated_ms)
                 .limit(limit)
             )

@@ -87,7 +87,7 @@ class HistoryQueries:
     async def dailies_of(self, player_id: str, dates: Sequence[str]) -> list[dict[str, Any]]:
         """The player's daily games of these dates (any status), by date."""
         query = (
-            select(*HISTORY_COLUMNS, Game.score)
+            select(*HISTORY_COLUMNS, Game.score, Game.too_fast)
             .where(Game.owner_id == player_id, Game.daily.in_(list(dates)))
             .order_by(Game.daily, Game.started_ms, Game.id)
         )
@@ -98,12 +98,15 @@ class HistoryQueries:
         self, engine: str, date: str, game_id: str, order: ScoreOrder
     ) -> int | None:
         """A finished daily game's place on its day's board of honour (the order of
-        ``board_of_honour``: score first, then who finished earlier); None if unfinished."""
+        ``board_of_honour``: score first, then who finished earlier, games played too fast
+        left off); None if unfinished or itself played too fast."""
         async with self.sessions() as session:
             mine = (
                 await session.execute(
                     select(Game.score, Game.updated_ms).where(
-                        Game.id == game_id, Game.status == GameStatus.OVER
+                        Game.id == game_id,
+                        Game.status == GameStatus.OVER,
+                        Game.too_fast.is_(False),
                     )
                 )
             ).first()
@@ -116,6 +119,7 @@ class HistoryQueries:
                     Game.engine == engine,
                     Game.daily == date,
                     Game.status == GameStatus.OVER,
+                    Game.too_fast.is_(False),
                     or_(
                         scores_better_than(order, mine.score),
                         and_(Game.score == mine.score, Game.updated_ms < mine.updated_ms),

@@ -63,6 +63,11 @@ class Outcome(BaseModel):
     scores: list[int]
     winner: int | None
     time_ms: int
+    too_fast: bool | None = Field(
+        default=None,
+        description="true for a finished daily game whose moves came faster than a person "
+        "plays: kept, but left off the day's board of honour (README, 'Daily boards')",
+    )
     ratings: RatingChange | None = None  # rated games only
     unrated: Literal["aborted", "pair_limit", "shared_address"] | None = Field(
         default=None,
@@ -316,7 +321,13 @@ class DailyResult(BaseModel):
     id: str
     status: GameStatus
     score: int | None
-    rank: int | None = Field(description="place on the day's board of honour, once over")
+    rank: int | None = Field(
+        description="place on the day's board of honour, once over (null when too_fast)"
+    )
+    too_fast: bool = Field(
+        default=False,
+        description="played faster than a person can: left off the board of honour",
+    )
 
 
 class MyStats(BaseModel):

@@ -45,11 +45,17 @@ from engines.blocks.state import State, dump_state, load_state
 from engines.blocks.view import build_view
 from engines.core.base import BaseEngine
 from engines.core.errors import ErrorCode
-from engines.core.protocol import BadMove, Event, IllegalMove, Outcome, RecordEntry
+from engines.core.protocol import BadMove, Event, HonourPace, IllegalMove, Outcome, RecordEntry
 
 
 class BlocksEngine(BaseEngine[Params, State, Move]):
     name = "blocks"
+    # A piece is picked up, dragged and dropped (or chosen and placed with three keys):
+    # under 400 ms a piece on average, or half the pieces within 100 ms of the one
+    # before, is no person's play (README).
+    honour_pace: HonourPace | None = HonourPace(
+        moves=frozenset({"place"}), average_ms=400, quick_ms=100, quick_share=0.5
+    )
 
     # --- params, numbers, codecs -----------------------------------------------------------
 

@@ -20,6 +20,7 @@ from engines.core.errors import ErrorCode
 from engines.core.protocol import (
     CatalogEntry,
     Event,
+    HonourPace,
     IllegalMove,
     MoveT,
     Outcome,
@@ -44,6 +45,9 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
     # entry, so the server holds them to a few a minute per game.
     paced_moves: frozenset[str] = frozenset()
     """Default: no win by claiming that an absent opponent has been silent."""
+    honour_pace: HonourPace | None = None
+    """Default: any daily result enters the board of honour. A game with daily boards
+    says how fast a person can play it (Pairs: a pair, Blocks: a piece)."""
 
     def costly_setup(self, params: ParamsT) -> bool:
         """Default: ``new_game`` and ``load_state`` are quick. An engine whose setup

@@ -103,6 +103,7 @@ class AppCode(StrEnum):
     # --- 429: later ------------------------------------------------------------------
     RATE_LIMITED = "rate_limited"  # too many requests or messages; Retry-After says when
     BUSY = "busy"  # the engine workers are all busy
+    TOO_MANY_REVIEWS = "too_many_reviews"  # a player's (or address's) reviews pending at once
     # --- 5xx -------------------------------------------------------------------------
     INTERNAL = "internal"  # a bug
     DATABASE_UNAVAILABLE = "database_unavailable"  # the store is down for a moment

@@ -132,6 +132,26 @@ class RecordEntry:
     again: bool = False
 
 
+@dataclass(frozen=True)
+class HonourPace:
+    """The pace a person can keep on a game's daily board: platform policy the engine
+    states (as it states ``paced_moves``), judged by ``app/honour.py``. A finished daily
+    result enters its day's board of honour only when its moves came no faster.
+
+    Times are on the game's running clock: the moves' ``at_ms`` less the time between a
+    ``pause`` move and the next ``resume`` move. The moves of the types in ``moves`` (a
+    pair, a piece placed) must have taken at least ``average_ms`` each on average, from
+    the start to the last of them; and at most ``quick_share`` of them may come less than
+    ``quick_ms`` after the one before (the first: after the start)."""
+
+    moves: frozenset[str]
+    average_ms: int
+    quick_ms: int
+    quick_share: float
+    pause: str | None = None
+    resume: str | None = None
+
+
 class ViewBase(TypedDict):
     """The keys every view carries besides its game's own: the ones the platform reads.
 
@@ -251,6 +271,8 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
         ...
 
     paced_moves: frozenset[str]  # move types held to a few a minute per game
+    honour_pace: HonourPace | None
+    """The pace a daily result must keep to enter its day's board of honour (None: any)."""
 
     def movers(self, state: StateT) -> frozenset[int]:
         """The seats that have played a move of their own so far."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from engines.core.base import BaseEngine
 from engines.core.errors import ErrorCode
-from engines.core.protocol import BadParams, Event, Outcome, RecordEntry
+from engines.core.protocol import BadParams, Event, HonourPace, Outcome, RecordEntry
 from engines.pairs import numbering, rules
 from engines.pairs import params as params_module
 from engines.pairs import state as state_module
@@ -20,6 +20,17 @@ from engines.pairs.view import view
 class PairsEngine(BaseEngine[Params, State, Move]):
     name = "pairs"
     paced_moves = frozenset({"pause", "resume"})
+    # A person sees the tiles, finds a pair and taps two tiles (two aimed taps alone
+    # take some 500 ms): 750 ms a pair over a whole board is faster than anyone plays; a
+    # pair within 250 ms of the one before comes when the network held that one back.
+    honour_pace: HonourPace | None = HonourPace(
+        moves=frozenset({"pair"}),
+        average_ms=750,
+        quick_ms=250,
+        quick_share=0.25,
+        pause="pause",
+        resume="resume",
+    )
 
     def describe(self) -> params_module.PairsEntry:
         return params_module.catalog(self.name, self.score_order)

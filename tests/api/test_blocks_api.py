@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import FakeClock
+
 DAY = "2026-11-18"  # the FakeClock's date (tests/conftest.py START_MS)
 
 
@@ -408,7 +410,7 @@ def test_someone_else_can_watch_but_not_play(alice: Any, bob: Any) -> None:
 # --- the daily board, records ---------------------------------------------------------------
 
 
-def test_daily_once_per_player_and_board_of_honour(alice: Any, bob: Any) -> None:
+def test_daily_once_per_player_and_board_of_honour(alice: Any, bob: Any, clock: FakeClock) -> None:
     first = alice.post("/api/games", json={"game": "blocks", "daily": DAY})
     assert first.status_code == 201
     data = first.json()
@@ -426,13 +428,14 @@ def test_daily_once_per_player_and_board_of_honour(alice: Any, bob: Any) -> None
 
     game = Game(alice, data)
     spot = game.first(0)
+    clock.advance(1_500)  # a person's pace: the board of honour lists no faster play
     game.ok(place(0, spot["row"], spot["col"]))
     assert game.view["can_continue"] is False
     game.ok({"type": "finish"})
     assert game.refused({"type": "continue"}) == (422, "continue_not_allowed")
     honour = bob.get(f"/api/daily/blocks?date={DAY}").json()["honour"]
     assert honour == [
-        {"rank": 1, "name": None, "score": spot["points"], "time_ms": 0, "game_id": game.id}
+        {"rank": 1, "name": None, "score": spot["points"], "time_ms": 1_500, "game_id": game.id}
     ]
     loaded = alice.get(f"/api/games/{game.id}").json()
     assert loaded["daily"] == DAY and loaded["view"]["over"] is True

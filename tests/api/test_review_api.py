@@ -5,6 +5,8 @@ the store ever after; every refusal with its status and code."""
 from __future__ import annotations
 
 import asyncio
+import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -91,15 +93,17 @@ def test_a_full_worker_queue_answers_busy_and_starts_nothing(
     game_id = play(alice, clock, "triangles")["id"]
     services = client.app.state.services
     workers = services.reviews.workers
-    saved = workers.pending
-    workers.pending = workers.queue_limit  # every place in the queue is taken
+    saved = workers.reviews_pending
+    workers.reviews_pending = workers.queue_limit  # every place in the review queue is taken
     try:
-        assert error(alice.post(f"/api/games/{game_id}/review")) == (429, "busy")
+        for _ in range(3):  # refused each time: the asker's review slots are given back
+            assert error(alice.post(f"/api/games/{game_id}/review")) == (429, "busy")
     finally:
-        workers.pending = saved
+        workers.reviews_pending = saved
     assert services.reviews.running == {}
     assert error(alice.get(f"/api/games/{game_id}/review")) == (404, "no_review")
     assert stored_review(client, game_id) is None
+    assert alice.post(f"/api/games/{game_id}/review").status_code == 202
 
 
 def test_a_pending_review_lost_with_its_server_is_asked_again(
@@ -131,12 +135,16 @@ async def test_a_review_runs_in_the_worker_pool_while_the_loop_answers() -> None
     while not state.over:
         state, _ = TRIANGLES.apply(state, TRIANGLES.computer_move(state), 0, state.turn)
     workers = EngineWorkers(workers=1)
-    job = asyncio.ensure_future(workers.start_review(TRIANGLES, TRIANGLES.dump_state(state)))
-    assert workers.pending == 1  # its place in the queue is taken at once
-    await asyncio.sleep(0)  # a ping: the loop answers while the review is worked out
-    assert not job.done()
-    assert await job == TRIANGLES.review(state)
-    assert workers.pending == 0
+    try:
+        job = asyncio.ensure_future(workers.start_review(TRIANGLES, TRIANGLES.dump_state(state)))
+        assert workers.reviews_pending == 1  # its place in the queue is taken at once
+        assert workers.pending == 0  # not in the computer's queue
+        await asyncio.sleep(0)  # a ping: the loop answers while the review is worked out
+        assert not job.done()
+        assert await job == TRIANGLES.review(state)
+        assert workers.reviews_pending == 0
+    finally:
+        workers.drop_reviews()
 
 
 def test_a_review_is_written_once_whoever_stores_it_second(
@@ -150,3 +158,151 @@ def test_a_review_is_written_once_whoever_stores_it_second(
     assert client.portal.call(store.add_review, game_id, first, 1) == first
     assert client.portal.call(store.add_review, game_id, {**first, "written": 2}, 2) == first
     assert stored_review(client, game_id) == first
+
+
+def url_of(game_id: str) -> str:
+    return f"/api/games/{game_id}/review"
+
+
+def finished_game(player: Any, stars: int) -> str:
+    """A Triangles game played to its end on one device (both seats the player's), its
+    lines chosen here by the easy computer: a finished game, made quickly."""
+    params = {"field": "phone", "stars": stars, "opponent": "human"}
+    created = player.new_game("triangles", params=params)
+    _, state, _ = state_from_log(player, created["id"])
+    version = created["version"]
+    while not state.over:
+        easy = replace(state, params=replace(state.params, opponent="easy"))
+        move = TRIANGLES.computer_move(easy)
+        answer = player.move(created["id"], version, TRIANGLES.dump_move(move))
+        assert answer.status_code == 200, answer.text
+        version = answer.json()["version"]
+        state, _ = TRIANGLES.apply(state, move, 0, state.turn)
+    assert answer.json()["view"]["over"]
+    return str(created["id"])
+
+
+def timed_move(player: Any, game_id: str, version: int) -> tuple[float, int]:
+    """One line against the computer: the seconds until the answer (the computer's
+    reply included) and the game's new version."""
+    _, state, _ = state_from_log(player, game_id)
+    move = TRIANGLES.dump_move(TRIANGLES.computer_move(state))
+    started = time.monotonic()
+    answer = player.move(game_id, version, move)
+    seconds = time.monotonic() - started
+    assert answer.status_code == 200, answer.text
+    return seconds, int(answer.json()["version"])
+
+
+def resigned_game(player: Any) -> str:
+    game = player.new_game("triangles", params={"field": "phone", "opponent": "easy"})
+    assert player.move(game["id"], game["version"], {"type": "resign"}).status_code == 200
+    return str(game["id"])
+
+
+def test_reviews_pending_at_once_are_limited_per_player_and_per_address(
+    make_client: Any, players: Any, settings: Any, monkeypatch: Any
+) -> None:
+    settings.limit_reviews_per_ip = 3
+    client = make_client()
+    alice, bob, carol = players(client, "alice", "bob", "carol")
+    games = [resigned_game(alice) for _ in range(4)]
+    reviews = client.app.state.services.reviews
+    held: list[asyncio.Future[dict[str, Any]]] = []  # the jobs started, in order
+
+    def start(engine: Any, state: Any) -> asyncio.Future[dict[str, Any]]:
+        """Stands for the review workers: a job that ends when the test says so."""
+        held.append(asyncio.get_running_loop().create_future())
+        return held[-1]
+
+    monkeypatch.setattr(reviews.workers, "start_review", start)
+    assert [bob.post(url_of(g)).status_code for g in games[:2]] == [202, 202]
+    refused = bob.post(url_of(games[2]))
+    assert error(refused) == (429, "too_many_reviews")
+    assert refused.json()["error"]["details"] == {"limit": 2}
+    assert refused.headers["retry-after"] == "5"
+    assert error(bob.get(url_of(games[2]))) == (404, "no_review")  # nothing was started
+    assert bob.post(url_of(games[0])).status_code == 202  # already pending: no slot taken
+    assert alice.post(url_of(games[2])).status_code == 202  # another player's slots
+    by_address = carol.post(url_of(games[3]))  # a 4th from one address: over its 3
+    assert error(by_address) == (429, "too_many_reviews")
+    assert by_address.json()["error"]["details"] == {"limit": 3}
+    assert stored_review(client, games[3]) is None
+    assert sorted(reviews.running) == sorted(games[:3])
+
+    body = TRIANGLES.review(state_from_log(alice, games[0])[1])
+    assert len(held) == 3
+    client.portal.call(held[0].set_result, body)
+    settle(client, games[0])
+    assert stored_review(client, games[0]) == body  # read back from the database
+    assert bob.post(url_of(games[3])).status_code == 202  # bob's and the address's slot back
+    assert sorted(reviews.running) == sorted(games[1:])
+
+
+def test_a_review_dropped_by_a_drain_stores_nothing_and_is_asked_again(
+    client: Any, alice_bob: Any, clock: FakeClock
+) -> None:
+    """A drain does not wait seconds for a review: ``stop`` kills the review workers, the
+    review is forgotten (no row, no slot held) and the next ask starts it again."""
+    alice, bob = alice_bob
+    game_id = play(alice, clock, "triangles")["id"]
+    other = play(alice, clock, "triangles")["id"]
+    services = client.app.state.services
+    for game in (game_id, other):
+        assert bob.post(url_of(game)).status_code == 202
+    client.portal.call(services.reviews.stop)
+    assert services.reviews.running == {}
+    assert services.reviews.workers.reviews_pending == 0
+    for game in (game_id, other):
+        assert stored_review(client, game) is None  # read back: nothing half-stored
+        assert error(bob.get(url_of(game))) == (404, "no_review")
+    for game in (game_id, other):  # bob's two slots were given back
+        assert bob.post(url_of(game)).status_code == 202
+    settle(client, game_id)
+    settle(client, other)
+    expected = TRIANGLES.review(state_from_log(alice, game_id)[1])
+    assert stored_review(client, game_id) == expected
+    assert bob.get(url_of(game_id)).json() == {"status": "done", **expected}
+
+
+def test_a_review_flood_leaves_the_computer_answering_at_once(
+    make_client: Any, players: Any, settings: Any
+) -> None:
+    """20 reviews asked by one cookie, then by ten: a player against the medium computer
+    still gets each answer under 3 s (the one timed bound the suite allows), and only
+    the reviews each asker may have pending are queued."""
+    settings.engine_workers = 2  # two for the computer; reviews get one of their own
+    settings.engine_queue = 32  # room for the whole flood: nothing is refused as busy
+    settings.limit_reviews_per_ip = 100  # ten cookies behind one address
+    client = make_client()
+    owner, flooder, carol = players(client, "owner", "flooder", "carol")
+    cookies = players(client, *(f"cookie{n}" for n in range(10)))
+    heavy = [finished_game(owner, 60) for _ in range(2)]  # asked first: the flood's head
+    light = [finished_game(owner, 24) for _ in range(20)]
+    params = {"field": "phone", "stars": 24, "opponent": "medium"}
+    against = carol.new_game("triangles", params=params)
+    _, version = timed_move(carol, against["id"], against["version"])  # workers started
+    workers = client.app.state.services.reviews.workers
+
+    answers = [flooder.post(url_of(game)) for game in heavy + light[:18]]
+    assert [answer.status_code for answer in answers] == [202] * 2 + [429] * 18
+    assert {error(answer)[1] for answer in answers[2:]} == {"too_many_reviews"}
+    one_cookie, version = timed_move(carol, against["id"], version)
+    assert all(stored_review(client, game) is None for game in light)  # refused: not run
+
+    for number, cookie in enumerate(cookies):
+        for game in light[2 * number : 2 * number + 2]:
+            assert cookie.post(url_of(game)).status_code == 202
+    ten_cookies, version = timed_move(carol, against["id"], version)
+    assert workers.reviews_pending > 10  # the flood still waits for its review worker
+    print(f"computer's answer during a flood: one cookie {one_cookie:.2f} s, "
+          f"ten cookies {ten_cookies:.2f} s")  # fmt: skip
+    assert one_cookie < 3 and ten_cookies < 3
+
+    for game in heavy:  # first in the review queue: stored first, read back
+        settle(client, game)
+        body = flooder.get(url_of(game)).json()
+        _, _, entries = state_from_log(owner, game)
+        lines = [entry for entry in entries if entry["move"]["type"] == "line"]
+        assert body["status"] == "done" and len(body["plies"]) == len(lines)
+        assert stored_review(client, game) == {k: v for k, v in body.items() if k != "status"}
