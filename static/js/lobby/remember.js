@@ -1,7 +1,8 @@
 /**
  * The lobby remembers the player: "continue" cards for their unfinished games
  * (/api/me/games?status=active: games under way; games still waiting for an opponent are
- * in the open list), today's daily cards marked done with score and rank, and the daily
+ * in the open list), today's daily cards marked done with score and rank (or off the board
+ * of honour, played faster than a person can), and the daily
  * streak (/api/me/stats). The player's local date picks "today" among the server's
  * yesterday, today and tomorrow.
  *
@@ -48,7 +49,8 @@ function markDailies(results) {
     badge.hidden = !done;
     if (done) {
       const parts = [t('lobby.daily.done', { score: formatNumber(done.score ?? 0) })];
-      if (done.rank) parts.push(ordinal('lobby.daily.rank', done.rank));
+      if (done.too_fast) parts.push(t('lobby.daily.too_fast'));
+      else if (done.rank) parts.push(ordinal('lobby.daily.rank', done.rank));
       badge.textContent = parts.join(' · ');
     }
   }

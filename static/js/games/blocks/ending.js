@@ -75,6 +75,7 @@ export function createEnding(ctx) {
       isNewRecord,
       daily: session.daily,
       playedBefore: ending.playedBefore,
+      tooFast: Boolean(session.data?.outcome?.too_fast), // a daily off the board of honour
       again: !session.daily,
     });
     ctx.render();

@@ -4,7 +4,7 @@
  * (core/endcard.js: new game, copy link, share, see the board).
  *
  *   const card = new FinalCard(dialog, {onContinue, onNew, link, onToggle})
- *   card.show({view, record, isNewRecord, daily, playedBefore, again})
+ *   card.show({view, record, isNewRecord, daily, playedBefore, tooFast, again})
  *   card.close(), card.open
  *
  * The tip is the view's code with its numbers (final.tip); the words are the catalog's.
@@ -41,7 +41,7 @@ export class FinalCard {
     this.card.close();
   }
 
-  show({ view, record, isNewRecord, daily, playedBefore, again }) {
+  show({ view, record, isNewRecord, daily, playedBefore, tooFast, again }) {
     const final = view.final || {};
     const $ = (sel) => this.dialog.querySelector(sel);
     const zen = view.counts_lines;
@@ -70,7 +70,9 @@ export class FinalCard {
 
     const note = $('[data-note]');
     note.hidden = !daily;
-    note.textContent = daily ? t(playedBefore ? 'common.daily.played' : 'common.daily.tomorrow') : '';
+    const notes = daily ? [t(playedBefore ? 'common.daily.played' : 'common.daily.tomorrow')] : [];
+    if (daily && tooFast) notes.push(t('common.daily.too_fast'));
+    note.textContent = notes.join(' ');
 
     $('[data-action="continue"]').hidden = !view.can_continue;
     $('[data-continue-hint]').hidden = !view.can_continue;

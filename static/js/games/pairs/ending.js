@@ -31,6 +31,8 @@ export function createEnding(ctx) {
   }
 
   const recordOf = (list) => list.find((r) => r.key === session.view.record_key) ?? null;
+  // the server's mark on a daily played faster than a person can (kept, off the board of honour)
+  const tooFast = () => Boolean(session.data?.outcome?.too_fast);
 
   async function loadHonour() {
     try {
@@ -55,7 +57,7 @@ export function createEnding(ctx) {
       menu.close();
       const view = session.view;
       if (!session.spectator) feedback(view.reason === 'cleared' ? 'win' : 'loss');
-      final.show({ view, number: session.number, daily: session.daily, playedBefore: page.playedBefore });
+      final.show({ view, number: session.number, daily: session.daily, playedBefore: page.playedBefore, tooFast: tooFast() });
       ctx.render();
       if (!session.spectator) {
         final.setRecord(recordOf(await loadRecords()), session.id);
@@ -67,7 +69,7 @@ export function createEnding(ctx) {
 
   function results() {
     if (!session.view?.over) return;
-    final.show({ view: session.view, number: session.number, daily: session.daily, playedBefore: page.playedBefore });
+    final.show({ view: session.view, number: session.number, daily: session.daily, playedBefore: page.playedBefore, tooFast: tooFast() });
     ctx.render();
     loadRecords().then((list) => final.setRecord(recordOf(list), session.id));
   }

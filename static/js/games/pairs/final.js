@@ -5,7 +5,8 @@
  * time, "replay this board in calm mode".
  *
  *   const card = new FinalCard(dialog, {onNew, link, title, onCalm, onToggle})
- *   card.show({view, number, daily, playedBefore})  fills and opens it (from the server's view)
+ *   card.show({view, number, daily, playedBefore, tooFast})  fills and opens it (from the
+ *                                         server's view; tooFast: the daily is off the board of honour)
  *   card.setRecord(record | null, gameId) the player's record for this size and mode
  *   card.setHonour(entries)               the daily board of honour
  *   card.open / card.close()
@@ -36,7 +37,7 @@ export class FinalCard {
     this.card.close();
   }
 
-  show({ view, number, daily, playedBefore = false }) {
+  show({ view, number, daily, playedBefore = false, tooFast = false }) {
     const cleared = view.reason === 'cleared';
     const timed = Boolean(view.clock); // a countdown: the timed mode
     const q = (sel) => this.dialog.querySelector(sel);
@@ -70,12 +71,14 @@ export class FinalCard {
     if (!cleared) notes.push(plural('games.pairs.final.left', view.pairs_total - view.pairs_removed));
     // one attempt a day (the server refuses a second): say so, above all when it is back
     if (daily) notes.push(t(playedBefore ? 'common.daily.played' : 'common.daily.tomorrow'));
+    if (daily && tooFast) notes.push(t('common.daily.too_fast'));
     const record = q('#pairs-final-record');
     record.replaceChildren(...notes.map((text) => el('span', { class: 'pairs-final__note' }, text)));
     record.dataset.notes = String(notes.length);
     q('#pairs-final-badge').hidden = true;
     q('#pairs-final-honour').hidden = true;
-    q('[data-action="calm"]').hidden = !(timed && !cleared);
+    // a daily board opens again by its number only once its day is over (daily_not_over)
+    q('[data-action="calm"]').hidden = !(timed && !cleared) || Boolean(daily);
     this.view = view;
     return this.card.show();
   }

@@ -168,6 +168,7 @@ function openMenu() {
 
 function boardLink() {
   if (!session.number) return null;
+  if (session.daily) return page.url('/daily/pairs'); // its number opens once the day is over
   const mode = session.view?.mode;
   return page.url(`/play/pairs/${encodeURIComponent(session.number)}`, mode && mode !== catalog?.params?.mode?.default ? { mode } : null);
 }
