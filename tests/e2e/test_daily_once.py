@@ -50,3 +50,18 @@ def test_daily_pairs_opened_again_shows_the_played_game(
     assert [g["id"] for g in mine] == [game_id]
     # the board cleared behind the page's back may end it with a buzz no tap allowed
     assert [p for p in pairs.problems if "navigator.vibrate" not in p] == []
+
+
+def test_todays_daily_number_is_no_practice_board(phone: Any) -> None:
+    """A daily board opened by its number before its day is over: the page words the
+    refusal (daily_not_over) and leads to the daily board itself."""
+    words = json.loads((CATALOGS / "en.json").read_text("utf-8"))
+    page = phone.new_page()
+    page.goto("/")
+    date = page.evaluate("import('/static/js/core/daily.js').then((m) => m.localDate())")
+    number = page.request.get(f"/api/daily/pairs?date={date}").json()["number"]
+    page.goto(f"/play/pairs/{number}")
+    expect(page.locator("#pairs-overlay-text")).to_have_text(words["error.daily_not_over"])
+    page.locator("#pairs-overlay button", has_text=words["games.pairs.daily.link"]).click()
+    expect(page).to_have_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    expect(page.locator("#pairs")).to_have_attribute("data-number", number)

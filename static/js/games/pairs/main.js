@@ -122,7 +122,9 @@ function failed(error, how) {
   if (how !== 'game') root.dataset.state = 'error';
   const fresh = { label: t('common.new_game'), primary: true, onClick: () => newGame() };
   if (how === 'game') hud.overlay(page.text(error), [{ label: t('common.retry'), onClick: () => location.reload() }, fresh]);
-  else if (how === 'number' && error.status && error.status < 500) hud.overlay(page.text(error), [fresh]);
+  else if (how === 'number' && error.code === 'daily_not_over') {
+    hud.overlay(page.text(error), [{ label: t('games.pairs.daily.link'), primary: true, onClick: () => location.assign('/daily/pairs') }, { ...fresh, primary: false }]);
+  } else if (how === 'number' && error.status && error.status < 500) hud.overlay(page.text(error), [fresh]);
   else hud.overlay(page.text(error), [{ label: t('common.retry'), primary: true, onClick: () => boot() }]);
 }
 

@@ -91,5 +91,6 @@ export class Menu extends GameMenu {
     this.error.textContent = text || '';
     this.error.hidden = !text;
     this.input.setAttribute('aria-invalid', String(Boolean(text)));
+    if (text) this.error.scrollIntoView({ block: 'nearest' }); // below the fold of a phone's menu
   }
 }
