@@ -23,6 +23,7 @@ from engines.reference.tally import ENGINE as TALLY
 from tests.push_service import Browser, FakePushService, start_push_service, unb64url
 
 VAPID = new_private_key()
+PRIVATE = "a private, loopback or link-local address"
 
 
 @pytest.fixture
@@ -124,7 +125,33 @@ def test_without_a_key_push_is_off_and_says_so(make_client: Any, players: Any) -
         ("https://push.internal/x", "a local host name"),
         ("https://intranet/x", "a local host name"),
         ("https://user:pw@fcm.googleapis.com/x", "no host, or a user name in the URL"),
-        ("not a url", "no host, or a user name in the URL"),
+        ("not-a-url", "no host, or a user name in the URL"),
+        # IPv4 in the spellings resolvers accept, and names that end like one
+        ("https://127.1/x", "an IPv4 address not in dotted-decimal form"),
+        ("https://0x7f.0.0.1/x", "an IPv4 address not in dotted-decimal form"),
+        ("https://0177.0.0.1/x", "an IPv4 address not in dotted-decimal form"),
+        ("https://2130706433/x", "an IPv4 address not in dotted-decimal form"),
+        ("https://169.254.169.254./x", "an IPv4 address not in dotted-decimal form"),
+        ("https://localhost./x", "a local host name"),
+        ("https://push.internal./x", "a local host name"),
+        # IPv6 forms that carry an IPv4 address: compatible, NAT64, local NAT64, 6to4, Teredo
+        ("https://[::7f00:1]/x", "a private, loopback or link-local address"),
+        ("https://[::808:808]/x", "a private, loopback or link-local address"),
+        ("https://[64:ff9b::a9fe:a9fe]/x", "a private, loopback or link-local address"),
+        ("https://[64:ff9b::10.0.0.1]/x", "a private, loopback or link-local address"),
+        ("https://[64:ff9b:1::808:808]/x", "a private, loopback or link-local address"),
+        ("https://[2002:7f00:1::1]/x", "a private, loopback or link-local address"),
+        ("https://[2002:a9fe:a9fe::1]/x", "a private, loopback or link-local address"),
+        ("https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x", PRIVATE),  # Teredo of 127.0.0.1
+        ("https://[ff02::1]/x", "a private, loopback or link-local address"),
+        # names no resolver takes; characters no push service uses (NUL: 500 on PostgreSQL)
+        (f"https://{'a' * 64}.example.com/x", "a host name label longer than 63 characters"),
+        (f"https://{'a.' * 127}com/x", "a host name longer than 253 characters"),
+        ("https://push..example.com/x", "not a host name"),
+        ("https://a\u0000.com/x", "a character that is not printable ASCII"),
+        ("https://fcm.googleapis.com/x\u0000", "a character that is not printable ASCII"),
+        ("https://fcm.googleapis.com/a b", "a character that is not printable ASCII"),
+        ("https://fcm.googleapis.com/fcm/send/é", "a character that is not printable ASCII"),
     ],
 )
 def test_an_endpoint_that_is_not_https_on_a_public_host_is_bad_endpoint(
@@ -230,6 +257,8 @@ def test_the_eleventh_endpoint_of_a_player_is_too_many_subscriptions(
         {"kinds": []},
         {"keys": {"p256dh": "short", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}},
         {"keys": {"p256dh": "A" * 87, "auth": "not base64 !!!!!!!!!!!"}},
+        {"keys": {"p256dh": "A" * 86 + "\u0000", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}},
+        {"keys": {"p256dh": "A" * 87, "auth": "AAAAAAAAAAAAAAAAAAAAA\u0000"}},
         {"extra": 1},
     ],
 )
