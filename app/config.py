@@ -128,6 +128,16 @@ class Settings(BaseSettings):
         "public https hosts on port 443, over http too: for tests and private deployments.",
     )
     push_queue: int = Field(default=1000, ge=1)  # notices waiting to be sent, at most
+    # The sender's share (app/push/sender.py): its own threads, the sends one push host
+    # may have in flight, a send's wall-clock limit (connect to last byte), the retries
+    # of one notice over all its subscriptions, and the pause of a host that failed
+    # this many sends in a row.
+    push_workers: int = Field(default=8, ge=1)
+    push_per_host: int = Field(default=2, ge=1)
+    push_deadline_s: float = Field(default=10.0, gt=0)
+    push_retries: int = Field(default=2, ge=0)
+    push_host_failures: int = Field(default=10, ge=1)
+    push_host_pause_s: float = Field(default=600.0, ge=0)
     limit_push_subscriptions_per_player: int = 10
     limit_push_writes_per_player_min: int = 20
     limit_push_writes_per_ip_min: int = 200

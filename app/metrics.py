@@ -87,6 +87,20 @@ GC_PAUSE = Histogram(
 RATE_LIMITED = Counter("nook_rate_limited", "Requests refused by a limit, by limit.", ["kind"])
 LIVE_GAMES = Gauge("nook_live_games", "Games whose state this process keeps in memory.")
 SEEKS_WAITING = Gauge("nook_seeks_waiting", "Quick-pairing polls waiting on this process.")
+# Push (app/push/sender.py): labels from fixed sets of outcomes and reasons.
+PUSH_SENDS = Counter(
+    "nook_push_sends",
+    "Requests to push services, by outcome (sent, gone, bad_endpoint, refused, failed).",
+    ["outcome"],
+)
+PUSH_DROPPED = Counter(
+    "nook_push_dropped",
+    "Push sends given up (queue_full, too_many_pending, host_paused, failed, refused).",
+    ["reason"],
+)
+PUSH_HOSTS_PAUSED = Gauge(
+    "nook_push_hosts_paused", "Push hosts not sent to after failing too often in a row."
+)
 
 
 # A labelled child, looked up once: labels() takes a lock and builds a key on every call,

@@ -22,7 +22,7 @@ from app.live import LiveGames
 from app.moves import MovePath
 from app.presence import Presence, Throttle
 from app.push.keys import vapid_keys
-from app.push.sender import PushNotices
+from app.push.sender import PushLimits, PushNotices
 from app.reads import Reads
 from app.replays import Replays
 from app.reviews import Reviews
@@ -100,6 +100,14 @@ class Services:
             settings.push_contact,
             settings.push_allowed_hosts,
             settings.push_queue,
+            PushLimits(
+                settings.push_workers,
+                settings.push_per_host,
+                settings.push_deadline_s,
+                settings.push_retries,
+                settings.push_host_failures,
+                settings.push_host_pause_s,
+            ),
         )
         moves = MovePath(
             store,

@@ -4,97 +4,64 @@ The move path (and the join and rematch paths) only ``offer`` a notice: a put in
 bounded queue that never waits (a full queue drops the notice, counted and logged; a move
 is never held back by a notice). One task per process takes notices from the queue,
 decides whether to send (``your_turn`` only when the player has no socket open to the
-game), reads the player's subscriptions and sends each in a thread (the encryption and
-the HTTP request block), at most ``CONCURRENT`` at once and ``MAX_SENDS`` pending. Only
-the process that committed offers the notice, so each event is sent once across processes.
+game), reads the player's subscriptions and sends each in a thread of the sender's own
+pool (``PUSH_WORKERS``: the encryption and the HTTP request block; the event loop's
+default pool, which other requests use, is never touched), at most ``MAX_SENDS``
+pending. Only the process that committed offers the notice, so each event is sent once
+across processes.
 
-A 404 or 410 from a push service deletes the subscription; any other failure is retried
-after ``RETRY_DELAYS_S``, then dropped with one log line.
+No push host can hold up another's notices, nor the site: each send has a wall-clock
+deadline (``PUSH_DEADLINE_S``, connect to last byte: ``transport.Deadline``), a host has
+at most ``PUSH_PER_HOST`` sends in flight, and a host failing ``PUSH_HOST_FAILURES``
+times in a row is paused (``hosts``). A 404 or 410 deletes the subscription; a 429, a 5xx
+or a network error is retried after ``RETRY_DELAYS_S``, at most ``PUSH_RETRIES`` times
+per notice whatever its number of subscriptions (one notice to N subscriptions of a
+failing host is at most N + 2 requests); then the send is dropped with one log line.
+Another refusal (400, 403, 413 ...) is not retried.
 """
 
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import logging
-import threading
-import time
-from collections import OrderedDict
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
-import urllib3
 from pywebpush import WebPusher, WebPushException
 
 from app.clock import Clock
+from app.metrics import PUSH_DROPPED, PUSH_HOSTS_PAUSED, PUSH_SENDS
 from app.models import COMPUTER, Game
 from app.presence import Presence
-from app.push.endpoints import BadEndpoint, host_port, pinned
+from app.push.endpoints import BadEndpoint, Unreachable, host_port, pinned
+from app.push.hosts import Hosts
 from app.push.keys import VapidKeys
 from app.push.notices import Notice, payload, push_headers
+from app.push.transport import Connections, Deadline, post
 from app.store import Store
 from app.store.push import Subscription
 
 log = logging.getLogger("app.push")
 
-CONCURRENT = 8  # requests to push services in flight from one process
 MAX_SENDS = 4096  # sends waiting (for a turn, or to retry) in one process, at most
-TIMEOUT_S = 10.0
 GONE = (404, 410)
-JWT_LIFE_S = 12 * 3600
+Outcome = Literal["sent", "gone", "bad_endpoint", "refused", "failed"]
 
 
-class PushFailed(Exception):
-    """A send that may succeed later (a 5xx, a 429, a network error)."""
+@dataclass(frozen=True)
+class PushLimits:
+    """How much of the process push may take (README's PUSH_* settings)."""
 
-
-class Connections:
-    """What sends reuse, shared by the sender's threads: a connection pool per push
-    service address (a phone's notices go to one host; a new TCP and TLS handshake for
-    each would cost more than the notice) and each audience's VAPID header, signed once
-    and reused for most of its life."""
-
-    POOLS = 64
-    REUSE_S = JWT_LIFE_S - 3600  # a header is re-signed an hour before its token expires
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.pools: OrderedDict[tuple[str, str, int, str], urllib3.HTTPConnectionPool] = (
-            OrderedDict()
-        )
-        self.headers: dict[tuple[str, str], tuple[float, dict[str, str]]] = {}
-
-    def pool(self, scheme: str, address: str, port: int, host: str) -> urllib3.HTTPConnectionPool:
-        key = (scheme, address, port, host)
-        with self.lock:
-            pool = self.pools.pop(key, None)
-            if pool is None:
-                sizes: dict[str, Any] = {"timeout": TIMEOUT_S, "maxsize": CONCURRENT}
-                pool = (
-                    urllib3.HTTPSConnectionPool(
-                        address, port, server_hostname=host, assert_hostname=host, **sizes
-                    )
-                    if scheme == "https"
-                    else urllib3.HTTPConnectionPool(address, port, **sizes)
-                )
-            self.pools[key] = pool  # the most recently used last
-            while len(self.pools) > self.POOLS:
-                self.pools.popitem(last=False)[1].close()
-        return pool
-
-    def vapid(self, keys: VapidKeys, contact: str, audience: str) -> dict[str, str]:
-        now = time.time()
-        with self.lock:
-            kept = self.headers.get((contact, audience))
-            if kept is not None and kept[0] > now:
-                return kept[1]
-        claims = {"sub": contact, "aud": audience, "exp": int(now) + JWT_LIFE_S}
-        signed: dict[str, str] = keys.vapid.sign(claims)
-        with self.lock:
-            if len(self.headers) > 1024:
-                self.headers.clear()
-            self.headers[(contact, audience)] = (now + self.REUSE_S, signed)
-        return signed
+    workers: int = 8
+    per_host: int = 2
+    deadline_s: float = 10.0
+    retries: int = 2  # per notice
+    host_failures: int = 10
+    host_pause_s: float = 600.0
 
 
 def post_notice(
@@ -105,33 +72,49 @@ def post_notice(
     contact: str,
     allow: frozenset[str],
     connections: Connections,
+    deadline: Deadline,
 ) -> int:
     """Encrypt ``body`` for the subscription (RFC 8291, by pywebpush), sign a VAPID token
-    (RFC 8292, by py_vapid) and POST it to the endpoint's checked address, following no
-    redirect. Blocking: called in a thread."""
-    scheme, host, port = host_port(sub.endpoint)
-    address = pinned(sub.endpoint, allow)
+    (RFC 8292, by py_vapid) and POST it to the endpoint's checked address within
+    ``deadline`` (``transport.post``). Blocking: called in a sender thread."""
+    scheme, _, _ = host_port(sub.endpoint)
+    address = pinned(sub.endpoint, allow)  # before anything is signed for it
     info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
     encrypted = WebPusher(info).encode(body, "aes128gcm")["body"]
-    parts = urlsplit(sub.endpoint)
+    netloc = urlsplit(sub.endpoint).netloc
     sent_headers = {
         **headers,
-        **connections.vapid(keys, contact, f"{scheme}://{parts.netloc}"),
+        **connections.vapid(keys, contact, f"{scheme}://{netloc}"),
         "Content-Encoding": "aes128gcm",
         "Content-Type": "application/octet-stream",
-        "Host": parts.netloc,
     }
-    path = parts.path or "/"
-    if parts.query:
-        path += f"?{parts.query}"
-    response = connections.pool(scheme, address, port, host).urlopen(
-        "POST", path, body=encrypted, headers=sent_headers, redirect=False, retries=False
-    )
-    return int(response.status)
+    return post(sub.endpoint, address, encrypted, sent_headers, connections, deadline)
+
+
+def host_of(endpoint: str) -> str:
+    """The push host a send counts against (``host:port``)."""
+    try:
+        _, host, port = host_port(endpoint)
+    except BadEndpoint:
+        return ""
+    return f"{host}:{port}"
+
+
+class RetryBudget:
+    """The retries one notice may still make, over all its subscriptions."""
+
+    def __init__(self, retries: int) -> None:
+        self.left = retries
+
+    def take(self) -> bool:
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        return True
 
 
 class PushNotices:
-    RETRY_DELAYS_S: tuple[float, ...] = (2.0, 10.0, 60.0)
+    RETRY_DELAYS_S: tuple[float, ...] = (2.0, 10.0)  # before a notice's first, second retry
 
     def __init__(
         self,
@@ -142,6 +125,7 @@ class PushNotices:
         contact: str,
         allow: frozenset[str],
         queue_size: int,
+        limits: PushLimits | None = None,
     ) -> None:
         self.store = store
         self.presence = presence
@@ -149,15 +133,30 @@ class PushNotices:
         self.keys = keys
         self.contact = contact
         self.allow = allow
+        self.limits = limits or PushLimits()
         self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=queue_size)
-        self.sending = asyncio.Semaphore(CONCURRENT)
+        # a send holds a thread from the start of its deadline to its end: never queued
+        self.sending = asyncio.Semaphore(self.limits.workers)
+        self.pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="push")
+        self.hosts = Hosts(
+            self.limits.per_host,
+            self.limits.host_failures,
+            int(self.limits.host_pause_s * 1000),
+            clock,
+        )
+        PUSH_HOSTS_PAUSED.set_function(lambda: float(self.hosts.paused_count()))
+        self.deadlines: set[Deadline] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.dropped = 0
-        self.connections = Connections()
+        self.connections = Connections(self.limits.per_host)
 
     @property
     def enabled(self) -> bool:
         return self.keys is not None
+
+    def drop(self, reason: str) -> None:
+        self.dropped += 1
+        PUSH_DROPPED.labels(reason).inc()
 
     # --- offered on the paths that commit ------------------------------------------------
 
@@ -168,7 +167,7 @@ class PushNotices:
         try:
             self.queue.put_nowait(notice)
         except asyncio.QueueFull:
-            self.dropped += 1
+            self.drop("queue_full")
             log.warning(
                 "push queue full: %s notice for game %s dropped", notice.kind, notice.game_id
             )
@@ -216,54 +215,111 @@ class PushNotices:
         if not subscriptions:
             return
         opponent = (await self.store.names([notice.by])).get(notice.by)
+        budget = RetryBudget(self.limits.retries)
         for sub in subscriptions:
             if len(self.tasks) >= MAX_SENDS:
-                self.dropped += 1
+                self.drop("too_many_pending")
                 log.warning("push: %d sends pending, %s notice dropped", MAX_SENDS, notice.kind)
                 return
-            task = asyncio.create_task(self._send(notice, sub, opponent))
+            task = asyncio.create_task(self._send(notice, sub, opponent, budget))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
-    async def _send(self, notice: Notice, sub: Subscription, opponent: str | None) -> None:
-        assert self.keys is not None
+    async def _send(
+        self, notice: Notice, sub: Subscription, opponent: str | None, budget: RetryBudget
+    ) -> None:
+        try:
+            await self._send_until_done(notice, sub, opponent, budget)
+        except Exception as error:  # a lost database (forgetting a subscription)
+            log.warning("push %s for game %s not sent: %s", notice.kind, notice.game_id, error)
+
+    async def _send_until_done(
+        self, notice: Notice, sub: Subscription, opponent: str | None, budget: RetryBudget
+    ) -> None:
         body = json.dumps(payload(notice, sub.lang, opponent), ensure_ascii=False).encode()
         headers = push_headers(notice)
-        delays = (*self.RETRY_DELAYS_S, None)
-        for attempt, delay in enumerate(delays, start=1):
-            try:
-                async with self.sending:  # a slow push service holds up notices, never moves
-                    status = await asyncio.to_thread(
-                        post_notice,
-                        sub,
-                        body,
-                        headers,
-                        self.keys,
-                        self.contact,
-                        self.allow,
-                        self.connections,
-                    )
-            except (BadEndpoint, WebPushException) as error:  # never sendable: forget it
-                log.warning("push subscription dropped: %s", error)
+        host = host_of(sub.endpoint)
+        attempt = 0
+        while True:
+            attempt += 1
+            if self.hosts.paused(host):
+                self.drop("host_paused")
+                return
+            outcome, problem = await self._attempt(host, sub, body, headers)
+            if outcome == "paused":  # it failed while this send waited its turn
+                self.drop("host_paused")
+                return
+            PUSH_SENDS.labels(outcome).inc()
+            if outcome == "sent":
+                return
+            if outcome in ("gone", "bad_endpoint"):  # never sendable: forget it
+                if outcome == "bad_endpoint":
+                    log.warning("push subscription dropped: %s", problem)
                 await self.store.forget_endpoint(sub.endpoint)
                 return
-            except (urllib3.exceptions.HTTPError, OSError) as error:
-                status, problem = 0, str(error)
-            else:
-                problem = f"status {status}"
-            if 200 <= status < 300:
-                return
-            if status in GONE:
-                await self.store.forget_endpoint(sub.endpoint)
-                return
-            if delay is None:
+            last = attempt > len(self.RETRY_DELAYS_S) or outcome == "refused"
+            if last or not budget.take():
+                self.drop(outcome)
                 log.warning(
                     "push %s for game %s dropped after %d attempts: %s",
                     notice.kind, notice.game_id, attempt, problem,
                 )  # fmt: skip
                 return
-            await asyncio.sleep(delay)
+            await asyncio.sleep(self.RETRY_DELAYS_S[attempt - 1])
+
+    async def _attempt(
+        self, host: str, sub: Subscription, body: bytes, headers: dict[str, str]
+    ) -> tuple[Outcome | Literal["paused"], str]:
+        """One request, in a thread of the sender's pool, within the deadline."""
+        assert self.keys is not None
+        async with self.hosts.slot(host), self.sending:
+            if self.hosts.paused(host):
+                return "paused", "the host is paused"
+            deadline = Deadline(self.limits.deadline_s)
+            loop = asyncio.get_running_loop()
+            self.deadlines.add(deadline)
+            timer = loop.call_later(self.limits.deadline_s, deadline.expire)
+            try:
+                status = await loop.run_in_executor(
+                    self.pool,
+                    post_notice,
+                    sub,
+                    body,
+                    headers,
+                    self.keys,
+                    self.contact,
+                    self.allow,
+                    self.connections,
+                    deadline,
+                )
+            except (BadEndpoint, WebPushException) as error:
+                return "bad_endpoint", str(error)
+            except (Unreachable, OSError, http.client.HTTPException) as error:
+                self.hosts.failed(host)  # TimeoutError (a cut) is an OSError
+                return "failed", str(error) or type(error).__name__
+            except Exception as error:  # anything else: a bug, or input nobody foresaw
+                log.exception("push send to %s failed", host)
+                self.hosts.failed(host)
+                return "refused", f"{type(error).__name__}: {error}"
+            except asyncio.CancelledError:
+                deadline.expire()  # the thread ends now, not at the deadline
+                raise
+            finally:
+                timer.cancel()
+                self.deadlines.discard(deadline)
+        if 200 <= status < 300:
+            self.hosts.succeeded(host)
+            return "sent", f"status {status}"
+        if status in GONE:
+            self.hosts.succeeded(host)  # the host works; this subscription is over
+            return "gone", f"status {status}"
+        self.hosts.failed(host)
+        return ("failed" if status == 429 or status >= 500 else "refused"), f"status {status}"
 
     async def stop(self) -> None:
         for task in list(self.tasks):
             task.cancel()
+        for deadline in list(self.deadlines):
+            deadline.expire()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.connections.close()  # idle sockets only: closing them does not block
