@@ -60,6 +60,7 @@ STATUS: dict[str, int] = {
     AppCode.SEEK_PAIRED: 409,  # details.game_id: the game the seek became
     AppCode.NOTHING_TO_TRANSFER: 409,  # a transfer code asked for by a browser with no player yet
     AppCode.TOO_MANY_SUBSCRIPTIONS: 409,  # a player's 11th push subscription; details: limit
+    AppCode.NO_PLAYER: 409,  # a push subscription sent without the player cookie
     AppCode.TOO_LARGE: 413,
     # 422: well-formed, but not acceptable
     AppCode.INVALID_REQUEST: 422,

@@ -63,7 +63,8 @@ def player_from_headers(signer: CookieSigner, cookie_header: str | None) -> str 
 
 
 class IdentityMiddleware:
-    """Puts ``scope["state"]["player_id"]`` on every HTTP request; sets the cookie if new.
+    """Puts ``scope["state"]["player_id"]`` on every HTTP request (and ``new_player``:
+    whether it was made now); sets the cookie if new.
 
     WebSocket connections only read the cookie (a socket cannot set one); a socket
     without a valid cookie is a spectator.
@@ -92,6 +93,9 @@ class IdentityMiddleware:
         if fresh:
             player_id = new_player_id()
         scope.setdefault("state", {})["player_id"] = player_id
+        # the id was made for this request (no valid cookie came): a route that would
+        # store something for the player may refuse instead (POST /api/me/push)
+        scope["state"]["new_player"] = fresh
         if not fresh:
             await self.app(scope, receive, send)
             return

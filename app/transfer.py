@@ -118,9 +118,16 @@ class Transfers:
         name = (await self.store.names([player_id])).get(player_id)
         return Who(name, await self.store.game_count(player_id))
 
-    async def claim(self, player_id: str, address: str, raw_code: str) -> str:
+    async def claim(
+        self, player_id: str, address: str, raw_code: str, endpoint: str | None = None
+    ) -> str:
         """The player a code names, consuming it; 404 ``bad_code`` when it is wrong, used
-        or expired, 429 ``rate_limited`` for a browser or address guessing."""
+        or expired, 429 ``rate_limited`` for a browser or address guessing.
+
+        Push follows the player, not the device: ``endpoint`` is the claiming browser's
+        push subscription, and the player it was (``player_id``) stops getting notices
+        there (their game links, their opponents' names). The page subscribes it again
+        for the player it became, with that player's limit."""
         await self.admission.claiming(player_id, address)
         code = normalise(raw_code)
         if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
@@ -128,4 +135,6 @@ class Transfers:
         owner = await self.store.claim_transfer(code_hash(code), self.clock.now_ms())
         if owner is None:
             raise bad_code()
+        if endpoint is not None and owner != player_id:
+            await self.store.unsubscribe(player_id, endpoint)
         return owner

@@ -75,9 +75,10 @@ async def claim(
     body: ClaimRequest, request: Request, response: Response, svc: Svc, player_id: PlayerId
 ) -> Me:
     """Become the player who issued the code: the answer sets this browser's cookie. The
-    code is used up; the issuing browser stays signed in."""
+    code is used up; the issuing browser stays signed in. With ``endpoint`` (this
+    browser's push subscription), the notices of the player it was stop coming here."""
     address = request.client.host if request.client else "unknown"
-    owner = await svc.transfers.claim(player_id, address, body.code)
+    owner = await svc.transfers.claim(player_id, address, body.code, body.endpoint)
     settings = request.app.state.settings
     secure = settings.cookie_secure or request.url.scheme == "https"
     response.headers.append(

@@ -36,7 +36,12 @@ async def push_key(svc: Svc) -> PushKey:
     status_code=201,
     response_model=PushSubscribed,
     responses=documented(
-        *WRITES, AppCode.BAD_ENDPOINT, AppCode.TOO_MANY_SUBSCRIPTIONS, AppCode.TOO_LARGE, *WRITE
+        *WRITES,
+        AppCode.BAD_ENDPOINT,
+        AppCode.TOO_MANY_SUBSCRIPTIONS,
+        AppCode.NO_PLAYER,
+        AppCode.TOO_LARGE,
+        *WRITE,
     ),
 )
 async def subscribe(
@@ -46,10 +51,16 @@ async def subscribe(
     it again changes its kinds and language). The notices are written in the language of
     the page that subscribed. At most 10 per player: the 11th endpoint is 409
     ``too_many_subscriptions``. The endpoint must be https on port 443 of a public host
-    (422 ``bad_endpoint``) unless PUSH_ENDPOINT_ALLOW names it."""
+    (422 ``bad_endpoint``) unless PUSH_ENDPOINT_ALLOW names it. A request without the
+    player cookie is 409 ``no_player``: keeping it would make a player nobody is."""
     keys_of(svc.push)
     settings = request.app.state.settings
     check_endpoint(body.endpoint, settings.push_allowed_hosts)
+    if getattr(request.state, "new_player", False):
+        raise AppError(
+            AppCode.NO_PLAYER,
+            "no player cookie came with this subscription: load a page of the site first",
+        )
     address = request.client.host if request.client else "unknown"
     await svc.admission.subscribing(player_id, address)
     lang = negotiate(request.cookies.get("lang"), request.headers.get("accept-language"))

@@ -66,6 +66,12 @@ class VerifyRequest(Strict):
 
 class ClaimRequest(Strict):
     code: StrictStr = Field(max_length=32)
+    endpoint: StrictStr | None = Field(
+        default=None,
+        max_length=1024,
+        description="this browser's push endpoint, if it has one: its subscription for "
+        "the player it was is dropped (it may subscribe again as the player it becomes)",
+    )
 
 
 class SeekRequest(Strict):

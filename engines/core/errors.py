@@ -89,6 +89,7 @@ class AppCode(StrEnum):
     SEEK_PAIRED = "seek_paired"  # withdrawing a seek that became a game
     NOTHING_TO_TRANSFER = "nothing_to_transfer"  # a transfer code for a browser with no player
     TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"  # an 11th push subscription of a player
+    NO_PLAYER = "no_player"  # a push subscription from a browser without a player cookie
     # --- 413 -------------------------------------------------------------------------
     TOO_LARGE = "too_large"  # a request body over its limit
     # --- 422: well formed, but not acceptable ----------------------------------------

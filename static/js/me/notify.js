@@ -6,6 +6,11 @@
  * The kinds chosen are remembered in this browser; the subscription is sent again when
  * the page's language changed, so notices come in the language last used here.
  *
+ * Push follows the player, not the device: a claim of another player's transfer code
+ * sends this browser's endpoint (pushEndpoint()), so the server stops sending the
+ * notices of the player it was here, and subscribeAgain() then keeps the kinds chosen
+ * here for the player it became.
+ *
  * Page state: #notify[data-notify] loading|ready|busy|on|refused|unsupported|server_off|failed
  */
 
@@ -111,6 +116,33 @@ async function start() {
   show(kinds.length ? 'on' : Notification.permission === 'denied' ? 'refused' : 'ready');
   if (kinds.length && saved.get('lang') !== lang()) {
     store(kinds).then(() => saved.set('lang', lang()), () => undefined); // notices in today's language
+  }
+}
+
+/** This browser's push endpoint, or null (no worker yet, no subscription, no support). */
+export async function pushEndpoint() {
+  try {
+    if (!('serviceWorker' in navigator)) return null;
+    const registration = await navigator.serviceWorker.getRegistration();
+    const sub = registration?.pushManager ? await registration.pushManager.getSubscription() : null;
+    return sub ? sub.endpoint : null;
+  } catch {
+    return null;
+  }
+}
+
+/** After a claim (the cookie names the new player): the kinds chosen here, for them. */
+export async function subscribeAgain() {
+  const kinds = saved.get('kinds', []);
+  if (!kinds.length || !publicKey || !('Notification' in window) || Notification.permission !== 'granted') return;
+  show('busy');
+  try {
+    show(await store(kinds));
+  } catch {
+    // the player it became may have no room left (too_many_subscriptions): off here
+    check([]);
+    saved.set('kinds', []);
+    show('failed');
   }
 }
 

@@ -8,12 +8,15 @@
  *       #switch-panel: who this browser is and who the code would make it. Nothing is
  *       claimed until the player presses its button (a link someone sent must not swap
  *       a player's identity for theirs); the code leaves the address bar at once.
+ *       A claim carries this browser's push endpoint: the notices of the player it
+ *       was stop coming here, and it subscribes again as the player it became.
  */
 
 import { api } from '../core/api.js';
 import { errorText } from '../core/errors.js';
 import { has, lang, t } from '../core/i18n.js';
 import { toast } from '../core/ui.js';
+import { pushEndpoint, subscribeAgain } from './notify.js';
 
 const QUIET = 4; // modules of white border a scanner needs around the code
 const DARK = '#10131f';
@@ -36,6 +39,13 @@ export function drawQr(canvas, rows) {
       if (dark) ctx.fillRect((x + QUIET) * scale, (y + QUIET) * scale, scale, scale);
     });
   });
+}
+
+/** Become the code's player; push notices follow (see notify.js). */
+async function claimCode(code) {
+  const endpoint = await pushEndpoint();
+  await api('POST', '/api/me/claim', endpoint ? { code, endpoint } : { code });
+  await subscribeAgain();
 }
 
 function words(error) {
@@ -93,7 +103,7 @@ export function initTransfer({ onClaimed }) {
     button.disabled = true;
     form.dataset.claim = 'busy';
     try {
-      await api('POST', '/api/me/claim', { code });
+      await claimCode(code);
       form.dataset.claim = 'done';
       input.value = '';
       showProblem('');
@@ -137,7 +147,7 @@ function initSwitch(onClaimed) {
     confirm.disabled = true;
     panel.dataset.switch = 'busy';
     try {
-      await api('POST', '/api/me/claim', { code: panel.dataset.code });
+      await claimCode(panel.dataset.code);
       panel.dataset.switch = 'done';
       panel.hidden = true;
       toast(t('me.devices.claimed'), { kind: 'success' });
