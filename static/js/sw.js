@@ -9,13 +9,18 @@
  *   ({type: "activate", version}), so a page loaded from the old files keeps them.
  * - fetch: /static/v/<hash>/… cache first (the URL never changes content); pages network
  *   first, kept in the version's cache, the kept copy when the network fails, else the
- *   offline page; /api/ and /ws/ never touch the cache.
+ *   offline page; /api/ and /ws/ never touch the cache. A transfer link's page
+ *   (/me?code=…: a code, and the name of the player it would make this browser) is
+ *   never kept, nor answered from the cache: offline, it is the offline page.
  * - push: shows the notice; a tap focuses a tab of that game or opens its url.
  */
 
 const CONFIG = self.NOOK;
 const HASHED = '/static/v/';
 const PAGES_KEPT = 60; // pages kept for offline use, the oldest dropped first
+
+/** A page that must never be kept: what it shows is a secret for a moment. */
+const privatePage = (url) => url.pathname === '/me' && url.searchParams.has('code');
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -34,7 +39,7 @@ self.addEventListener('message', (event) => {
 /** A page's new address (history.replaceState) kept like a visited page. */
 async function keep(address) {
   const url = new URL(address);
-  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || privatePage(url)) return;
   try {
     const response = await fetch(url.href, { credentials: 'same-origin' });
     if (response.ok && response.headers.get('content-type')?.startsWith('text/html')) {
@@ -56,7 +61,8 @@ self.addEventListener('activate', (event) => {
       // The pages open now are of this version (one asked for it): keep them for offline.
       const cache = await caches.open(CONFIG.cache);
       const tabs = await self.clients.matchAll({ type: 'window' });
-      await Promise.all(tabs.map((tab) => cache.add(tab.url).catch(() => undefined)));
+      const kept = tabs.filter((tab) => !privatePage(new URL(tab.url)));
+      await Promise.all(kept.map((tab) => cache.add(tab.url).catch(() => undefined)));
     })(),
   );
 });
@@ -97,13 +103,24 @@ async function networkFirst(request) {
   }
 }
 
+/** The network only; without it, the offline page (never a kept copy). */
+async function networkOnly(request) {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const offline = await (await caches.open(CONFIG.cache)).match(CONFIG.offline);
+    if (offline) return offline;
+    throw error;
+  }
+}
+
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/ws/')) return;
   if (url.pathname.startsWith(HASHED)) event.respondWith(cacheFirst(request));
-  else if (request.mode === 'navigate') event.respondWith(networkFirst(request));
+  else if (request.mode === 'navigate') event.respondWith(privatePage(url) ? networkOnly(request) : networkFirst(request));
 });
 
 /* ------------------------------------------------------------------ push --------- */

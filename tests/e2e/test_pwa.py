@@ -2,8 +2,9 @@
 Chromium finds nothing missing to install the lobby; the service worker takes control
 and precaches the shell; a page visited before reloads without a network and shows the
 offline state, then resumes; a page never visited shows the offline page in the player's
-language; a deploy's new version replaces the old and deletes its cache; /me asks for
-notifications only when a switch is turned on and says so when the browser refuses.
+language; a transfer link's page is never kept; a deploy's new version replaces the old
+and deletes its cache; /me asks for notifications only when a switch is turned on and
+says so when the browser refuses.
 
 The module runs its own server (``python -m app`` on a fixed port: a service worker
 belongs to one origin, and the deploy test restarts the server on the same one)."""
@@ -189,6 +190,35 @@ def test_a_page_never_visited_shows_the_offline_page_in_the_players_language(
     context.set_offline(False)  # the page asked for loads by itself once the network is back
     expect(page.locator("h1")).not_to_have_text(heading, timeout=15_000)
     expect(page).to_have_url(re.compile("/leaderboard/triangles$"))
+    context.close()
+
+
+KEPT_PAGES = """async (name) => (await (await caches.open(name)).keys())
+  .map((request) => new URL(request.url))
+  .filter((url) => !url.pathname.startsWith('/static/'))
+  .map((url) => url.pathname + url.search)"""
+
+
+def test_a_transfer_links_page_is_never_kept_nor_served_from_the_cache(
+    browser: Any, server: Server
+) -> None:
+    """/me?code=… shows a code and the name of the player it would make this browser:
+    the worker never keeps that page (a page it answers is kept before the answer
+    reaches the page, so the cache is read once the page has loaded), and offline it is
+    the offline page. Before, the page was kept and shown offline."""
+    context = context_for(browser, server, phone=False)
+    page = controlled_page(context, "/")
+    version = page.evaluate(VERSION_OF_PAGE)
+    page.goto("/me")
+    page.goto("/me?code=ABCDEFGH")
+    expect(page).to_have_url(re.compile("/me$"))  # the page took the code out of the bar
+    kept = page.evaluate(KEPT_PAGES, f"nook-{version}")
+    assert "/me" in kept  # a page of the site is kept as before
+    assert [path for path in kept if "code=" in path] == []
+    context.set_offline(True)
+    page.goto("/me?code=ABCDEFGH")
+    expect(page.locator("h1")).to_have_text("You are offline")
+    context.set_offline(False)
     context.close()
 
 
