@@ -112,6 +112,7 @@ def test_a_lower_is_better_game_is_served_recorded_and_replayed(
             "average": round((3 * lit + 4) / 3, 1),
             "levels": {},
             "rating": None,
+            "provisional": None,
         }
     ]
 
