@@ -122,7 +122,9 @@ class PushServiceProcess:
         context = multiprocessing.get_context("spawn")
         self.arrivals: Any = context.Queue()
         ready: Any = context.Queue()
-        self.process = context.Process(target=serve, args=(delay_s, ready, self.arrivals, options))
+        self.process = context.Process(
+            target=serve, args=(delay_s, ready, self.arrivals, options), daemon=True
+        )
         self.process.start()
         self.host_port: str = ready.get(timeout=30)
 
@@ -279,14 +281,15 @@ def main() -> None:
     parser.add_argument("--drip-for-s", type=float, default=60.0)
     parser.add_argument("--reflect-wait-s", type=float, default=80.0)
     args = parser.parse_args()
-    services = {
-        "moves": [PushServiceProcess(args.push_delay_ms / 1000)],
-        "stall": [
+    if args.scenario == "stall":
+        services = [
             PushServiceProcess(0, drip_every_s=args.drip_every_s, drip_for_s=args.drip_for_s),
             PushServiceProcess(0),
-        ],
-        "reflect": [PushServiceProcess(0, status=500)],
-    }[args.scenario]
+        ]
+    elif args.scenario == "reflect":
+        services = [PushServiceProcess(0, status=500)]
+    else:
+        services = [PushServiceProcess(args.push_delay_ms / 1000)]
     with tempfile.TemporaryDirectory() as folder:
         env = {
             **os.environ,

@@ -102,7 +102,7 @@ def test_a_dripping_push_host_holds_two_sends_and_stalls_nobody_else(
         subscribe(alice, drip.endpoint(f"alice-{n}"))
     subscribe(carol, quick.endpoint("carol"))
     online_game(alice, bob)  # a joined notice: 10 sends to the dripping host
-    assert sorted(drip.next().path for _ in range(2)) < ["/push/alice-9"]  # two arrive
+    assert len({drip.next().path for _ in range(2)}) == 2  # two sends arrive
     assert drip.nothing_within(0.5)  # and no third while they drip
     assert (drip.open, drip.most_open) == (2, 2)
 
