@@ -145,9 +145,12 @@ async def me(request: Request) -> HTMLResponse:
     if code is not None:
         address = request.client.host if request.client else "unknown"
         switch = await services.transfers.preview(request.state.player_id, address, code)
-    return render(
+    page = render(
         request, "me.html", template_only={"games": games, "switch": switch}, page_name="me"
     )
+    if code is not None:  # a code and another player's name: kept by no cache
+        page.headers["cache-control"] = "no-store"
+    return page
 
 
 @router.get("/play/{game}", response_class=HTMLResponse)

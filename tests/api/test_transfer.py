@@ -81,6 +81,9 @@ def test_a_code_makes_a_new_browser_the_same_player(
     assert code["qr"] == expected
     assert code["qr"][0][:7] == [1] * 7 and len(code["qr"]) == len(code["qr"][0])
 
+    preview = client.get(f"/me?code={code['code']}")  # a code and a name: never cached
+    assert preview.status_code == 200 and preview.headers["cache-control"] == "no-store"
+    assert "no-store" not in client.get("/me").headers.get("cache-control", "")
     claimed = claim_fresh(client, code["code"].lower())  # typed in lower case: still good
     assert claimed.status_code == 200 and claimed.json() == {"name": "Alice"}
     cookies = player_cookies(claimed)
