@@ -26,6 +26,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -46,6 +47,7 @@ log = logging.getLogger("app.reviews")
 
 PENDING = GameReview(status="pending")
 RETRY_AFTER_S = 5  # a review of a usual game takes a second or two, a big one ten
+STOP_WAIT_S = 1.0  # what a drain gives dropped reviews' tasks to end (they end at once)
 
 
 def _done(body: dict[str, Any]) -> GameReview:
@@ -103,14 +105,17 @@ class Reviews:
         raise AppError(AppCode.NO_REVIEW, "no review was asked for this game: POST to ask")
 
     async def stop(self) -> None:
-        """Drop every review in progress (a drain): their tasks are cancelled before they
-        store anything and the review processes are killed, so the process exits within
-        its shutdown time instead of seconds of search later."""
+        """Drop every review in progress (a drain): the review processes are killed, so
+        the process exits within its shutdown time instead of seconds of search later.
+        Their jobs end at once, with nothing to store; a task still busy after
+        ``STOP_WAIT_S`` is cancelled."""
         tasks = list(self.running.values())
-        for task in tasks:
-            task.cancel()
         self.workers.drop_reviews()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=STOP_WAIT_S)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
 
     async def _reviewable(self, game_id: str, player_id: str) -> tuple[Game, AnyEngine]:
         game = await self.store.game(game_id)
@@ -160,6 +165,8 @@ class Reviews:
         try:
             body = await job
             await self.store.add_review(game_id, body, self.clock.now_ms())
+        except BrokenProcessPool:  # a drain (or a worker's death): asked again, it restarts
+            log.warning("review of game %s dropped: its worker was stopped", game_id)
         except Exception:
             log.exception("review of game %s failed", game_id)
         finally:

@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 import anyio
@@ -174,13 +175,21 @@ class EngineWorkers:
         awaitable, which holds its place in the queue until the job is done (cancelled
         while queued, it leaves the queue)."""
         self._admit(self.reviews_pending)
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(self._review_pool(), _review, engine, state)
+        except BrokenProcessPool:  # a review worker died (out of memory, killed): start anew
+            self.drop_reviews()
+            future = loop.run_in_executor(self._review_pool(), _review, engine, state)
+        self.reviews_pending += 1
+        return self._review_done(future)
+
+    def _review_pool(self) -> ProcessPoolExecutor:
         if self._reviews is None:
             self._reviews = _spawned_pool(
                 self.review_workers, self.engines, self.cache_budget, REVIEW_NICENESS
             )
-        future = asyncio.get_running_loop().run_in_executor(self._reviews, _review, engine, state)
-        self.reviews_pending += 1
-        return self._review_done(future)
+        return self._reviews
 
     async def _review_done(self, future: Awaitable[dict[str, Any]]) -> dict[str, Any]:
         started = time.perf_counter()
@@ -192,8 +201,10 @@ class EngineWorkers:
 
     def drop_reviews(self) -> None:
         """Kill the review workers and drop their queue (a drain: a review takes seconds,
-        longer than a process may take to stop). The jobs' awaitables fail; the next
-        review starts new workers."""
+        longer than a process may take to stop). The jobs' awaitables end at once, the
+        running ones with BrokenProcessPool, the queued ones cancelled (so they must not
+        be cancelled from here beforehand: Python 3.11's pool then fails to break); the
+        next review starts new workers."""
         pool, self._reviews = self._reviews, None
         if pool is not None:
             _kill(pool)

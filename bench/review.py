@@ -13,15 +13,22 @@ Prints:
 
 Everything is deterministic (node budgets, seeded computer moves): the same run prints
 the same verdicts. ``--quick`` reviews fewer boards and games.
+
+``--flood`` measures instead what a flood of reviews does to play (``bench/review_flood.py``):
+one ``python -m app`` on a temporary SQLite file, ``--flood-games`` finished games reviewed
+by one cookie, then as many by ten cookies, while a player against the medium computer
+times its moves' answers (until accepted: a 429 is asked again after its Retry-After).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 from engines.triangles import ENGINE
 from engines.triangles.review import VERDICT_NAMES
@@ -95,7 +102,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None, help="games in the accuracy table")
     parser.add_argument("--stars", type=int, default=24, help="stars in the accuracy table")
     parser.add_argument("--levels", default="hard,easy", help="the two levels compared")
+    parser.add_argument("--flood", action="store_true", help="the computer during a review flood")
+    parser.add_argument("--flood-games", type=int, default=20, help="reviews asked per flood")
+    parser.add_argument("--flood-stars", type=int, default=24, help="stars of the reviewed games")
     args = parser.parse_args()
+    if args.flood:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's app
+        from bench.review_flood import flood
+
+        flood(args.flood_games, args.flood_stars)
+        return
     boards = args.boards or (2 if args.quick else 5)
     games = args.games if args.games is not None else (10 if args.quick else 50)
     first, second = args.levels.split(",")
