@@ -99,6 +99,10 @@ def _spawned_pool(
 def _kill(pool: ProcessPoolExecutor) -> None:
     """Drop a pool's queued jobs and kill its running ones (Python 3.14's
     ``kill_workers``): their futures fail, nothing waits for them."""
+    kill_workers = getattr(pool, "kill_workers", None)
+    if kill_workers is not None:  # Python 3.14 and later
+        kill_workers()
+        return
     processes = list((pool._processes or {}).values())  # shutdown() forgets them
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
