@@ -92,7 +92,7 @@ def test_the_new_game_clock_picker_lays_out_in_columns_on_a_phone(phone_page: An
 RATING_SHOWN = """(chip) => {
   const walker = document.createTreeWalker(chip, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const at = node.data.search(/\\d{3,4}$/);
+    const at = node.data.search(/\\d{3,4}\\??$/);  // "1500", or "1500?" (provisional)
     if (at < 0 || node.parentElement.closest('[data-score], [data-clock]')) continue;
     const range = document.createRange();
     range.setStart(node, at);
