@@ -59,14 +59,24 @@ class Tab:
     def waiting(self) -> bool:
         return self.answer.get("status") == "waiting"
 
+    async def send(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        """A request, sent again after a 503 as the page does (a busy machine can make a
+        request outwait its database pool bound)."""
+        for _ in range(10):
+            response = await self.http.request(method, url, headers=self.headers, **kwargs)
+            if response.status_code != 503:
+                break
+            await asyncio.sleep(0.5)
+        return response
+
     async def post(self) -> None:
-        response = await self.http.post("/api/seeks", json={"clock": CLOCK}, headers=self.headers)
+        response = await self.send("POST", "/api/seeks", json={"clock": CLOCK})
         assert response.status_code == 200, response.text
         self.answer = response.json()
 
     async def poll(self) -> None:
-        response = await self.http.get(
-            f"/api/seeks/{self.answer['seek_id']}", params={"wait": 0}, headers=self.headers
+        response = await self.send(
+            "GET", f"/api/seeks/{self.answer['seek_id']}", params={"wait": 0}
         )
         if response.status_code == 404:
             self.answer = {"status": "gone"}
@@ -77,9 +87,7 @@ class Tab:
     async def leave(self) -> None:
         """Cancel a seek still waiting at the end of the round (it would pair with the
         next round's players); a seek paired meanwhile names its game."""
-        response = await self.http.delete(
-            f"/api/seeks/{self.answer['seek_id']}", headers=self.headers
-        )
+        response = await self.send("DELETE", f"/api/seeks/{self.answer['seek_id']}")
         if response.status_code == 409:
             self.answer = {"status": "paired", **response.json()["error"]["details"]}
         else:

@@ -89,6 +89,9 @@ class Seeker:
             polled = await http.get(
                 f"/api/seeks/{answer['seek_id']}", params={"wait": 10}, headers=self.headers
             )
+            if polled.status_code == 503:  # the page polls again after a pause, too
+                await asyncio.sleep(0.5)
+                continue
             assert polled.status_code == 200, polled.text
             answer = {**answer, **polled.json()}
         self.game_id = answer["game_id"]
