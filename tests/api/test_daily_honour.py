@@ -6,7 +6,6 @@ back from the database."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import sqlite3
 from pathlib import Path
@@ -15,8 +14,6 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.config import Settings
 from app.honour import plausible, running_times
@@ -25,6 +22,7 @@ from engines.core.daily import daily_seed
 from engines.pairs import ENGINE as PAIRS
 from tests.api.test_pairs_api import next_pair, pair_move
 from tests.conftest import ROOT, FakeClock
+from tests.stored import stored
 
 DAY = "2026-11-18"  # the FakeClock's date (tests/conftest.py START_MS)
 PAIRS_PACE = PAIRS.honour_pace
@@ -35,20 +33,6 @@ assert PAIRS_PACE is not None and BLOCKS_PACE is not None
 @pytest.fixture
 def client(make_client: Any) -> Any:
     return make_client()  # the real registry: blocks, pairs, triangles
-
-
-def stored(settings: Settings, query: str) -> list[tuple[Any, ...]]:
-    """Rows read back from the database on a connection of their own (not the app's)."""
-
-    async def read() -> list[tuple[Any, ...]]:
-        engine = create_async_engine(settings.async_database_url)
-        try:
-            async with engine.connect() as connection:
-                return [tuple(row) for row in await connection.execute(text(query))]
-        finally:
-            await engine.dispose()
-
-    return asyncio.run(read())
 
 
 def error(response: Any) -> tuple[int, str]:

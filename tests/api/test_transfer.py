@@ -14,8 +14,6 @@ from typing import Any
 import pytest
 import segno
 from fastapi.testclient import TestClient
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.config import Settings
 from app.i18n import CATALOG_DIR, LANGUAGES
@@ -25,6 +23,7 @@ from app.pages import TEMPLATES_DIR
 from app.transfer import ALPHABET, code_hash
 from engines.reference.tally import ENGINE as TALLY
 from tests.conftest import FakeClock
+from tests.stored import stored
 
 
 def error(response: Any) -> tuple[int, str]:
@@ -46,20 +45,6 @@ def claim_fresh(client: TestClient, code: str, **headers: str) -> Any:
 
 def player_cookies(response: Any) -> list[str]:
     return [c for c in response.headers.get_list("set-cookie") if c.startswith(f"{COOKIE}=")]
-
-
-def stored(settings: Settings, query: str) -> list[tuple[Any, ...]]:
-    """Rows read back from the database on a connection of their own (not the app's)."""
-
-    async def read() -> list[tuple[Any, ...]]:
-        engine = create_async_engine(settings.async_database_url)
-        try:
-            async with engine.connect() as connection:
-                return [tuple(row) for row in await connection.execute(text(query))]
-        finally:
-            await engine.dispose()
-
-    return asyncio.run(read())
 
 
 def used_ms(settings: Settings, code: str) -> list[Any]:

@@ -30,22 +30,29 @@ SHUTDOWN_S = 10
 MATCHES = 4
 
 
-@pytest.fixture
-def site_env(tmp_path: Path) -> dict[str, str]:
+def drained_site_env(tmp_path: Path, name: str, **settings: str) -> dict[str, str]:
+    """The environment of a ``python -m app`` that a test drains: JSON logs, ``SHUTDOWN_S``,
+    and a migrated database of its own (``name``) so the tests' tables stay untouched."""
     env = {
         **os.environ,
         "SECRET": SECRET,
         "LOG_FORMAT": "json",
         "SHUTDOWN_S": str(SHUTDOWN_S),
         "LIMIT_CREATES_PER_IP_MIN": "1000",
+        **settings,
     }
     url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):  # its own database: the tests' tables stay untouched
-        env["DATABASE_URL"] = fresh_postgres_database(url, "drain")
+    if url.startswith("postgres"):
+        env["DATABASE_URL"] = fresh_postgres_database(url, name)
     else:
-        env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'drain.sqlite3'}"
+        env["DATABASE_URL"] = f"sqlite:///{tmp_path / f'{name}.sqlite3'}"
     migrate(env)
     return env
+
+
+@pytest.fixture
+def site_env(tmp_path: Path) -> dict[str, str]:
+    return drained_site_env(tmp_path, "drain")
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:

@@ -28,34 +28,18 @@ from app.config import Settings
 from app.models import Review
 from engines.core.replay import replay as fold_log
 from engines.triangles import ENGINE as TRIANGLES
-from tests.integrity.test_drain import read_log
-from tests.servers import fresh_postgres_database, migrate, start_app, stop
+from tests.integrity.test_drain import SHUTDOWN_S, drained_site_env, read_log
+from tests.servers import start_app, stop
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 
-SECRET = "review-drain-secret-".ljust(40, "x")
-SHUTDOWN_S = 10
 STARS = (180, 180, 180, 24)  # the small one last: still queued at the signal
 RUNNING_CPU_S = 2.0  # a worker that has thought this long is reviewing (a start is < 1 s)
 
 
 @pytest.fixture
 def site_env(tmp_path: Path) -> dict[str, str]:
-    env = {
-        **os.environ,
-        "SECRET": SECRET,
-        "LOG_FORMAT": "json",
-        "SHUTDOWN_S": str(SHUTDOWN_S),
-        "ENGINE_WORKERS": "2",
-        "LIMIT_CREATES_PER_IP_MIN": "1000",
-    }
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):  # its own database: the tests' tables stay untouched
-        env["DATABASE_URL"] = fresh_postgres_database(url, "reviewdrain")
-    else:
-        env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'review_drain.sqlite3'}"
-    migrate(env)
-    return env
+    return drained_site_env(tmp_path, "reviewdrain", ENGINE_WORKERS="2")
 
 
 async def finished_game(http: httpx.AsyncClient, stars: int) -> str:
