@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from engines.registry import ENGINES
+from tests.api.test_online import receive
 
 NOT_STRINGS = [[], {}, [1], {"a": 1}, 7, None, True]
 
@@ -17,15 +18,6 @@ NOT_STRINGS = [[], {}, [1], {"a": 1}, 7, None, True]
 @pytest.fixture
 def client(make_client: Any) -> Any:
     return make_client()  # the real registry
-
-
-def next_of(socket: Any, kind: str) -> dict[str, Any]:
-    """The next frame of ``kind``, past presence notices."""
-    while True:
-        frame: dict[str, Any] = socket.receive_json()
-        if frame["type"] != "presence":
-            assert frame["type"] == kind, frame
-            return frame
 
 
 def started(player: Any, game: str) -> dict[str, Any]:
@@ -51,15 +43,15 @@ def test_socket_answers_an_error_frame_and_stays_open(client: Any, players: Any)
     (alice,) = players(client, "alice")
     created = started(alice, "pairs")
     with alice.websocket(f"/ws/games/{created['id']}") as socket:
-        next_of(socket, "state")
+        receive(socket, "state")
         for number, kind in enumerate(NOT_STRINGS):
             move = {"type": kind}
             socket.send_json(
                 {"type": "move", "version": created["version"], "move": move, "id": number}
             )
-            answer = next_of(socket, "error")
+            answer = receive(socket, "error")
             assert answer["id"] == number, answer
             assert answer["status"] == 422 and answer["error"]["code"] == "unknown_move"
         socket.send_json({"type": "ping"})
-        next_of(socket, "pong")
+        receive(socket, "pong")
     assert alice.get(f"/api/games/{created['id']}").json()["version"] == created["version"]
