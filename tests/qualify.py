@@ -17,9 +17,10 @@ Post = Callable[[str, dict[str, Any]], dict[str, Any]]
 Get = Callable[[str], dict[str, Any]]
 
 
-def qualify(post: Post, get: Get, games: int = MIN_FINISHED) -> None:
+def qualify(post: Post, get: Get, games: int = MIN_FINISHED) -> list[str]:
     """Finish ``games`` qualifying games through ``post``/``get`` (JSON in, JSON out; each
-    asserts its own success)."""
+    asserts its own success); their ids, in order."""
+    finished = []
     for _ in range(games):
         game = post("/api/games", {"game": "triangles", "params": {"opponent": "easy"}})
         version = game["version"]
@@ -29,6 +30,8 @@ def qualify(post: Post, get: Get, games: int = MIN_FINISHED) -> None:
                 {"version": version, "move": next_line(get, game["id"])},
             )["version"]
         post(f"/api/games/{game['id']}/moves", {"version": version, "move": {"type": "resign"}})
+        finished.append(game["id"])
+    return finished
 
 
 def next_line(get: Get, game_id: str) -> dict[str, Any]:
@@ -38,7 +41,7 @@ def next_line(get: Get, game_id: str) -> dict[str, Any]:
     return TRIANGLES.dump_move(TRIANGLES.computer_move(state))  # type: ignore[no-any-return]
 
 
-def qualify_page(request: Any, games: int = MIN_FINISHED) -> None:
+def qualify_page(request: Any, games: int = MIN_FINISHED) -> list[str]:
     """The same through a Playwright ``APIRequestContext`` (a page's or a context's
     ``request``), on that browser's cookie."""
 
@@ -52,4 +55,4 @@ def qualify_page(request: Any, games: int = MIN_FINISHED) -> None:
         assert response.ok, response.text()
         return response.json()  # type: ignore[no-any-return]
 
-    qualify(post, get, games)
+    return qualify(post, get, games)
