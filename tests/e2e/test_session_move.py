@@ -64,6 +64,10 @@ def test_move_answers_alike_over_rest_and_socket(page: Any) -> None:
         const open = new Promise((resolve) => { opened = resolve; });
         w.s.connect({ onStatus: (s) => s === 'open' && opened() });
         await open;
+        // the socket's snapshot follows its opening: wait until it has been taken
+        while (!w.adopted.some(([why]) => why === 'sync')) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
     """)
     by_socket = run(page, "return w.s.move(arg);", next_line(page, game["id"]))
     assert outcome_shape(by_socket) == [True, ANSWER_KEYS, 2, ["line"]]

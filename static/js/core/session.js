@@ -306,6 +306,8 @@ export class Session {
     return this.enqueue(async () => {
       if (socket !== this.socket || socket.gameId !== this.id) return; // another game by now
       if (msg.type === 'move' && msg.version <= this.version) return; // already taken
+      // a snapshot sent before a move of ours that has been answered since is older news
+      if (msg.type === 'state' && msg.version < this.version) return;
       if (msg.type === 'move' && msg.from_version === this.version) {
         await this.land(msg, moveAnswer(msg), receivedAt);
         return;
