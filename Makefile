@@ -1,12 +1,21 @@
 # make run  — create .venv, install, migrate the SQLite database, serve on 127.0.0.1:8000
 # make test — create .venv, install with the test tools, get Chromium and nginx, run every check
+# make check — the quick loop: lint, engine and API tests (not slow), Hypothesis's quick profile
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint chromium nginx bench bench-peer bench-hardening clean
+.PHONY: run test check test-services lint chromium nginx bench bench-peer bench-hardening clean
+
+# Tests run on the machine's cores (pytest-xdist) where they can share it; the tests that
+# start servers of their own and time them (drain, faults, several processes, nginx) run
+# one at a time after them.
+WORKERS ?= auto
+PARALLEL := -n $(WORKERS) --dist worksteal
+SERIAL_TESTS := tests/integrity tests/faults tests/multiprocess tests/proxy
+SERIAL_IGNORED := $(foreach dir,$(SERIAL_TESTS),--ignore=$(dir))
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,7 +57,18 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/biome lint --error-on-warnings static/js
 
 test: $(VENV)/.installed-dev chromium nginx lint
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL) $(SERIAL_IGNORED)
+	$(BIN)/pytest $(SERIAL_TESTS)
+
+check: lint
+	HYPOTHESIS_PROFILE=quick $(BIN)/pytest $(PARALLEL) -m "not slow" \
+		tests/engines tests/api tests/test_static_size.py tests/test_stylesheet_size.py
+
+# What depends on the stores and the hub, for a second pass on PostgreSQL + Redis (.ci/run):
+# API, sockets, integrity, faults, several processes, nginx, and one browser test per game.
+test-services: $(VENV)/.installed-dev chromium nginx
+	$(BIN)/pytest $(PARALLEL) -m "smoke or not e2e" tests/api tests/e2e
+	$(BIN)/pytest $(SERIAL_TESTS)
 
 bench: $(VENV)/.installed-dev
 	for script in bench/*.py; do $(BIN)/python $$script; done

@@ -3,7 +3,9 @@ set), the app with a replaceable clock, and per-player HTTP clients."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,12 +14,14 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from hypothesis import settings as hypothesis_settings
+from sqlalchemy import make_url, text
 
 from app.config import Settings
 from app.identity import COOKIE, CookieSigner
 from app.main import create_app
 from tests.qualify import qualify
+from tests.workers import isolate_stores
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = (
@@ -35,6 +39,14 @@ TABLES = (
     "players",
 )
 START_MS = 1_795_000_000_000  # 2026-11-18, a fixed server time for tests
+
+# make check runs HYPOTHESIS_PROFILE=quick (tests/profile.py scales the explicit counts)
+hypothesis_settings.register_profile("quick", max_examples=10)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    isolate_stores()  # an xdist worker's own database and Redis number (tests/workers.py)
 
 
 def migrate(database_url: str) -> None:
@@ -71,6 +83,15 @@ def _reset_postgres(async_url: str) -> None:
 
 
 def _clean(database_url: str) -> None:
+    """Empty every table before a test: on SQLite through the standard library (an
+    engine and an event loop per test cost more than the deletes)."""
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite":
+        with contextlib.closing(sqlite3.connect(str(url.database))) as connection, connection:
+            for table in TABLES:
+                connection.execute(f"DELETE FROM {table}")
+        return
+
     import asyncio
 
     from sqlalchemy.ext.asyncio import create_async_engine

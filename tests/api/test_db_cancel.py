@@ -23,6 +23,7 @@ SLOW_QUERY = text(
 
 # A cancelled query runs to its end on its connection's thread, whose answer then finds
 # the loop closed: expected here, and waited for below so that no later test hears of it.
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_query_cancelled_midway_lets_the_loop_shut_down(tmp_path: Path) -> None:
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'cancel.sqlite3'}", secret="x")

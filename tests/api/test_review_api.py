@@ -41,6 +41,7 @@ def stored_review(client: Any, game_id: str) -> Any:
     return client.portal.call(client.app.state.services.store.review, game_id)
 
 
+@pytest.mark.slow
 def test_a_review_is_pending_then_done_and_stored_once(
     client: Any, alice_bob: Any, clock: FakeClock
 ) -> None:
@@ -106,6 +107,7 @@ def test_a_full_worker_queue_answers_busy_and_starts_nothing(
     assert alice.post(f"/api/games/{game_id}/review").status_code == 202
 
 
+@pytest.mark.slow
 def test_a_pending_review_lost_with_its_server_is_asked_again(
     client: Any, alice_bob: Any, clock: FakeClock
 ) -> None:
@@ -129,6 +131,7 @@ async def _forget(services: Any, game_id: str) -> None:
         await session.execute(delete(Review).where(Review.game_id == game_id))
 
 
+@pytest.mark.slow
 async def test_a_review_runs_in_the_worker_pool_while_the_loop_answers() -> None:
     params = TRIANGLES.parse_params({"field": "phone", "stars": 24, "opponent": "human"})
     state = TRIANGLES.new_game(params, 7)
@@ -239,6 +242,7 @@ def test_reviews_pending_at_once_are_limited_per_player_and_per_address(
     assert sorted(reviews.running) == sorted(games[1:])
 
 
+@pytest.mark.slow
 def test_a_review_dropped_by_a_drain_stores_nothing_and_is_asked_again(
     client: Any, alice_bob: Any, clock: FakeClock
 ) -> None:
@@ -265,6 +269,7 @@ def test_a_review_dropped_by_a_drain_stores_nothing_and_is_asked_again(
     assert bob.get(url_of(game_id)).json() == {"status": "done", **expected}
 
 
+@pytest.mark.slow
 def test_a_review_flood_leaves_the_computer_answering_at_once(
     make_client: Any, players: Any, settings: Any
 ) -> None:

@@ -17,6 +17,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from tests.profile import examples
+
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -35,7 +37,10 @@ def test_every_answer_is_in_the_schema(make_client: Any) -> None:
 
         @given(case=operation.as_strategy())
         @settings(
-            max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None
+            max_examples=examples(25),
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            database=None,
         )
         def check(case: Any) -> None:
             response = case.call()

@@ -40,6 +40,7 @@ def assert_refused(result: subprocess.CompletedProcess[str]) -> None:
     assert "Traceback" not in result.stderr + result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("host", ["0.0.0.0", "::"])
 def test_python_m_app_refuses_a_public_bind_without_secret(tmp_path: Path, host: str) -> None:
     env = environment(tmp_path, HOST=host, PORT=str(free_port()))
@@ -47,6 +48,7 @@ def test_python_m_app_refuses_a_public_bind_without_secret(tmp_path: Path, host:
     assert not (tmp_path / "var" / "secret").exists()
 
 
+@pytest.mark.slow
 def test_uvicorn_entry_refuses_without_secret(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "uvicorn", "app.asgi:app", "--port", str(free_port())]
     assert_refused(refusal(command, environment(tmp_path)))
@@ -77,6 +79,7 @@ def set_cookie(base_url: str, cookie: str | None = None) -> str | None:
         return response.headers.get("set-cookie")
 
 
+@pytest.mark.slow
 def test_loopback_server_makes_its_secret_once(tmp_path: Path) -> None:
     path = tmp_path / "var" / "secret"
     process, base_url = start_loopback(tmp_path, "first")

@@ -283,6 +283,7 @@ def play_out(player: Any, game: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
+@pytest.mark.slow
 def test_stats_per_level_count_draws_apart(alice: Any, bob: Any) -> None:
     assert alice.get("/api/stats/triangles").json() == {"game": "triangles", "stats": {}}
     results: dict[str, list[int | None]] = {"easy": [], "medium": []}

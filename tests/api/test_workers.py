@@ -81,6 +81,7 @@ async def test_with_one_worker_a_review_neither_delays_the_computer_nor_outlives
     assert TRIANGLES.dump_move(again) == TRIANGLES.dump_move(move)
 
 
+@pytest.mark.slow
 async def test_each_queue_is_bounded_on_its_own() -> None:
     """A full review queue refuses reviews only; a full computer queue, computer jobs only."""
     workers = EngineWorkers(workers=1, queue_limit=2)

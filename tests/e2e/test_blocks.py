@@ -184,6 +184,7 @@ def finish(page: Any) -> None:
 # --- one game per ruleset: drag, clear, finish ---------------------------------------------
 
 
+@pytest.mark.smoke  # make test-services runs it on PostgreSQL + Redis
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_drag_clear_and_finish(

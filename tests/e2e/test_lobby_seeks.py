@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 GAME_PAGE = re.compile(r"/g/([A-Za-z0-9_-]+)$")
@@ -20,6 +21,7 @@ def play_now(page: Any, clock: str) -> None:
     page.locator('[data-action="seek"]').click()
 
 
+@pytest.mark.smoke  # make test-services runs it on PostgreSQL + Redis
 def test_two_players_meet_on_one_game(desktop: Any, phone: Any) -> None:
     alice, bob = desktop.new_page(), phone.new_page()
     play_now(alice, "10+5")

@@ -186,6 +186,7 @@ def touch_targets(page: Any) -> None:
 # --------------------------------------------------------------------------- whole boards
 
 
+@pytest.mark.smoke  # make test-services runs it on PostgreSQL + Redis
 def test_phone_plays_a_whole_beginner_board_by_tapping(phone: Any, shot: Any) -> None:
     en = words("en")
     pairs = PairsPage(phone.new_page(), touch=True)

@@ -93,6 +93,7 @@ def chip(page: Any, seat: int) -> Any:
     return page.locator(f".tri-player--p{seat + 1}")
 
 
+@pytest.mark.smoke  # make test-services runs it on PostgreSQL + Redis
 def test_online_match_with_a_spectator_and_a_rematch(
     browser: Any, server_url: str, shot: Any
 ) -> None:

@@ -33,6 +33,7 @@ from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES
 from tests.conftest import _clean, player_id_for
 from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
+from tests.profile import examples
 
 OWNER = player_id_for("owner")
 
@@ -194,7 +195,7 @@ def rounds(draw: st.DrawFn) -> list[list[tuple[int, int, bool]]]:
 
 
 @hypothesis_settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

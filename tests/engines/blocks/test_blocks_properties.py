@@ -19,6 +19,7 @@ from engines.core.bits import bits
 from engines.core.protocol import BadMove, BadParams, IllegalMove
 from engines.core.replay import replay
 from engines.core.rng import Rng
+from tests.profile import examples
 
 VARIANTS = {
     Params("classic10"): 1500,
@@ -135,7 +136,7 @@ def play_game(params: Params, seed: int, chooser: Rng) -> tuple[State, list[dict
 def test_thousands_of_random_games(params: Params) -> None:
     chooser = Rng.from_seed(7, params.record_key)
     reasons: set[str] = set()
-    for game in range(VARIANTS[params]):
+    for game in range(examples(VARIANTS[params])):
         state, log = play_game(params, chooser.below(10**8), chooser)
         reasons.add(str(state.end_reason))
         if game % 25 == 0:
@@ -151,7 +152,7 @@ def test_thousands_of_random_games(params: Params) -> None:
 params_strategy = st.sampled_from(list(VARIANTS))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     params=params_strategy, seed=st.integers(0, 10**8 - 1), chooser_seed=st.integers(0, 2**64 - 1)
 )
@@ -165,7 +166,7 @@ def test_replay_and_json_reproduce_the_state(params: Params, seed: int, chooser_
     assert view["over"] is True and view["final"]["score"] == state.score
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(params=params_strategy, seed=st.integers(0, 10**8 - 1))
 def test_every_first_set_keeps_the_guarantee(params: Params, seed: int) -> None:
     rules = ruleset_of(params)
@@ -183,7 +184,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     raw=st.dictionaries(
         st.sampled_from(["ruleset", "mode", "rotation", "other"]),
@@ -199,7 +200,7 @@ def test_parse_params_accepts_or_refuses_cleanly(raw: dict[str, Any]) -> None:
         assert ENGINE.parse_params(ENGINE.dump_params(params)) == params
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     raw=st.dictionaries(
         st.sampled_from(["type", "piece", "row", "col", "other"]),
@@ -215,7 +216,7 @@ def test_parse_move_accepts_or_refuses_cleanly(raw: dict[str, Any]) -> None:
         assert ENGINE.parse_move(ENGINE.dump_move(move)) == move
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     seed=st.integers(0, 10**8 - 1),
     moves=st.lists(st.tuples(st.integers(-1, 3), st.integers(-2, 11), st.integers(-2, 11)),

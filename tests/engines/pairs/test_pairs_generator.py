@@ -15,6 +15,7 @@ from engines.pairs.grid import EMPTY, grid_for, positions
 from engines.pairs.moves import Move
 from engines.pairs.params import SIZES
 from engines.pairs.paths import find_path
+from tests.profile import examples
 
 GOLDEN: dict[str, tuple[list[int], list[list[int]]]] = {
     "00000000-a": (
@@ -78,7 +79,7 @@ def test_a_deal_uses_its_pictures_evenly(size: str) -> None:
         assert Counter(dealt.tiles) == {p: 2 * spec.pairs_per_picture for p in pictures}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 99_999_999), st.sampled_from(sorted(SIZES)))
 def test_every_deal_clears_in_its_construction_order(seed: int, size: str) -> None:
     """The backward construction, read forwards, is a full solution with no shuffle."""
@@ -94,7 +95,7 @@ def test_every_deal_clears_in_its_construction_order(seed: int, size: str) -> No
     assert state.tiles == (EMPTY,) * (spec.rows * 6)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.sampled_from([6, 8, 9]),
     st.lists(st.booleans(), min_size=54, max_size=54),

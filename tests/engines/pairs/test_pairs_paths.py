@@ -10,6 +10,7 @@ from pairs_support import bfs_min_turns, make_state, pair, play
 from engines.core.protocol import IllegalMove
 from engines.pairs.grid import Grid, grid_for
 from engines.pairs.paths import find_path, reach, single_blockers
+from tests.profile import examples
 
 STRIPES = """
 a a b b c c
@@ -224,7 +225,7 @@ def segment_cells(p: tuple[int, int], q: tuple[int, int]) -> list[tuple[int, int
     return [(r, c1) for r in range(r1, r2 + step, step)]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(boards())
 def test_paths_agree_with_breadth_first_search(board: tuple[Grid, int, int, int]) -> None:
     grid, occupied, a, b = board

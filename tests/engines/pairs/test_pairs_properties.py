@@ -18,6 +18,7 @@ from engines.pairs.params import SIZES
 from engines.pairs.paths import reach
 from engines.pairs.search import find_pair
 from engines.pairs.state import State
+from tests.profile import examples
 
 VIEW_KEYS = {"tiles", "score", "streak", "over", "rows", "cols", "size", "mode", "pictures",
              "best_streak", "pairs_removed", "pairs_total", "hints", "shuffles", "paused",
@@ -51,7 +52,7 @@ def check_invariants(state: State) -> None:
     json.dumps(view)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     seed=st.integers(0, 99_999_999),
     size=st.sampled_from(sorted(SIZES)),
@@ -117,7 +118,7 @@ def test_random_play_clears_the_board_and_replays(
     assert replay(ENGINE, params, seed, log) == state
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(seed=st.integers(0, 99_999_999), gaps=st.lists(st.integers(0, 20_000), max_size=30))
 def test_a_timed_game_that_runs_out_replays_with_its_tick(seed: int, gaps: list[int]) -> None:
     params = ENGINE.parse_params({"size": "beginner", "mode": "timed"})

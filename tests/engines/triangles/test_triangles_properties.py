@@ -27,6 +27,7 @@ from engines.triangles.params import Params
 from engines.triangles.position import Position
 from engines.triangles.rules import new_state
 from engines.triangles.state import State
+from tests.profile import examples
 
 # small hand-made fields: stars on a coarse lattice (collinear triples, stars on sides)
 # nudged by a few units (near misses around the tolerance)
@@ -46,7 +47,7 @@ def live_triangles(state: State) -> set[tuple[int, int, int]]:
     return {board.triangles[t] for t in range(len(board.triangles)) if state.live >> t & 1}
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(field=small_fields, data=st.data())
 def test_end_detection_matches_brute_force(
     field: tuple[list[tuple[int, int, int, int]], int], data: st.DataObject
@@ -99,7 +100,7 @@ def random_game(
     return state, log
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 99_999_999), again=st.booleans(), data=st.data())
 def test_random_games_keep_every_invariant(seed: int, again: bool, data: st.DataObject) -> None:
     number = f"{seed:08d}-a"
@@ -139,7 +140,7 @@ def test_random_games_keep_every_invariant(seed: int, again: bool, data: st.Data
     json.dumps(ENGINE.view(state, 0))
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(seed=st.integers(0, 99_999_999), plies=st.integers(0, 40), data=st.data())
 def test_dump_load_round_trip_mid_game(seed: int, plies: int, data: st.DataObject) -> None:
     params = Params("phone", 60, data.draw(st.booleans()), "hard")
@@ -177,7 +178,7 @@ def position_fields_of(position: Position) -> tuple[Any, ...]:
     return (position.drawn, position.alive, position.live, position.one_drawn, position.two_drawn)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 99_999_999), data=st.data())
 def test_a_line_drawn_once_leaves_the_same_position_as_through_the_crossing_cache(
     seed: int, data: st.DataObject

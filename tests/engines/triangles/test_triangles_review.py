@@ -21,6 +21,7 @@ from engines.triangles.review import (
 )
 from engines.triangles.solver import Solver, legal_lines
 from engines.triangles.state import State
+from tests.profile import examples
 
 # A strip of triangles: four stars above, three below, every star seeing its neighbours.
 STRIP = [(0, 0), (200, 0), (400, 0), (600, 0), (100, 170), (300, 170), (500, 170)]
@@ -64,7 +65,7 @@ def small_positions(draw: st.DrawFn) -> tuple[Board, Position]:
     return board, position
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(small_positions(), st.booleans())
 def test_the_solver_agrees_with_brute_force(found: tuple[Board, Position], again: bool) -> None:
     _, position = found
