@@ -144,12 +144,13 @@ def test_metrics_follow_sockets_open_and_closed(local: TestClient, players: Any)
         ws.receive_json()
         assert sample("nook_websockets_open") == open_before + 1
         ws.close(1000)
-    # The server's side ends after the close frame: poll the counter.
-    deadline = time.monotonic() + 15
-    while sample("nook_websocket_closes_total", code="1000") != closes + 1:
-        assert time.monotonic() < deadline, "the close was never counted"
-        local.get("/healthz")
-        time.sleep(0.02)
+        # The server's side ends after it reads the close frame: poll the counter inside
+        # the block (leaving it cancels a handler that has not read the frame yet, a 1006).
+        deadline = time.monotonic() + 15
+        while sample("nook_websocket_closes_total", code="1000") != closes + 1:
+            assert time.monotonic() < deadline, "the close was never counted"
+            local.get("/healthz")
+            time.sleep(0.02)
     assert sample("nook_websocket_closes_total", code="1000") == closes + 1
     assert sample("nook_websockets_open") == open_before
 
@@ -212,10 +213,11 @@ def test_labels_stay_bounded_whatever_the_client_sends(local: TestClient, player
     with alice.websocket(f"/ws/games/{game['id']}") as ws:
         ws.receive_json()
         ws.close(3999)
-    # The close is counted once the server's socket handler has finished (on Redis, after
-    # the presence lease is dropped): wait for it on the page, up to a generous bound.
-    deadline = time.monotonic() + 15
-    while 'code="other"' not in local.get("/metrics").text and time.monotonic() < deadline:
-        time.sleep(0.02)
+        # The close is counted once the server's socket handler has read it and finished
+        # (on Redis, after the presence lease is dropped): wait inside the block, since
+        # leaving it cancels a handler that has not read the frame yet.
+        deadline = time.monotonic() + 15
+        while 'code="other"' not in local.get("/metrics").text and time.monotonic() < deadline:
+            time.sleep(0.02)
     text = local.get("/metrics").text
     assert 'code="3999"' not in text and 'nook_websocket_closes_total{code="other"}' in text
