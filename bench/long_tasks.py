@@ -1,0 +1,151 @@
+"""Long tasks per page on a throttled phone: run as ``.venv/bin/python bench/long_tasks.py``.
+
+Starts one ``uvicorn app.asgi:app`` (SQLite) and opens each page in headless Chromium
+(Playwright, ``/usr/bin/chromium``) as a phone (390×844, DPR 3, touch) with the CPU made
+CPU_SLOWDOWN× slower over CDP (``Emulation.setCPUThrottlingRate``), and records every long
+task (> 50 ms, Chromium's own PerformanceObserver ``longtask`` entries) from the first byte
+until the board has drawn and the main thread has been quiet for QUIET_MS. Per page it
+prints, median of RUNS loads:
+
+- longest: the longest main-thread task (ms);
+- tbt: total blocking time, the sum over every task of its time beyond 50 ms;
+- tasks: the long tasks of the median run, in ms.
+
+Target (issue 34): no task over 100 ms on any page, TBT ≤ 150 ms.
+
+Two cores are shared by the server, the browser and whatever else runs, so wall-clock
+figures vary: compare before and after in the same conditions, and read the medians.
+
+Options:
+  --runs N          loads per page (default 3)
+  --only PATH ...   only these pages
+  --profile PATH    one more load of PATH under the CDP sampling profiler; prints the
+                    functions with the most self time (where a long task's time goes)
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.servers import sqlite_server  # noqa: E402
+
+PAGES = (
+    "/",
+    "/play/triangles",
+    "/play/pairs",
+    "/play/blocks/classic10",
+    "/play/blocks/shapes48",
+    "/play/blocks/gravity8",
+    "/daily/pairs",
+    "/me",
+    "/leaderboard/triangles",
+)
+CPU_SLOWDOWN = 4
+QUIET_MS = 3000
+WATCH = """
+window.__tasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__tasks.push([e.startTime, e.duration]);
+}).observe({type: 'longtask', buffered: true});
+"""
+# Resolves once a canvas (if the page has one) has been sized and no long task has started
+# for `quiet` ms (the board has drawn and the page has settled).
+SETTLED = """(quiet) => new Promise((done) => {
+  let seen = window.__tasks.length, since = performance.now();
+  const check = () => {
+    if (window.__tasks.length !== seen) {
+      seen = window.__tasks.length;
+      since = performance.now();
+    }
+    const canvases = [...document.querySelectorAll('canvas.board-canvas')];
+    const drawn = canvases.every((c) => c.width > 0);
+    if (drawn && performance.now() - since >= quiet) done(); else setTimeout(check, 100);
+  };
+  check();
+})"""
+
+
+def phone(browser: Any) -> tuple[Any, Any, Any]:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    page.add_init_script(WATCH)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    return context, page, cdp
+
+
+def load(browser: Any, base_url: str, path: str) -> list[float]:
+    """The long tasks (ms) of one load of `path` on a throttled phone."""
+    context, page, _ = phone(browser)
+    page.goto(f"{base_url}{path}", wait_until="load")
+    page.evaluate(SETTLED, QUIET_MS)
+    tasks = page.evaluate("window.__tasks")
+    context.close()
+    return [duration for _, duration in tasks]
+
+
+def profile(browser: Any, base_url: str, path: str, top: int = 25) -> None:
+    """One load under the sampling profiler: the functions with the most self time."""
+    context, page, cdp = phone(browser)
+    cdp.send("Profiler.enable")
+    cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+    cdp.send("Profiler.start")
+    page.goto(f"{base_url}{path}", wait_until="load")
+    page.evaluate(SETTLED, QUIET_MS)
+    result = cdp.send("Profiler.stop")["profile"]
+    tasks = page.evaluate("window.__tasks")
+    context.close()
+    nodes = {node["id"]: node for node in result["nodes"]}
+    deltas = result["timeDeltas"]
+    self_time: Counter[str] = Counter()
+    for sample, delta in zip(result["samples"][1:], deltas[1:], strict=False):
+        frame = nodes[sample]["callFrame"]
+        url = frame["url"].rsplit("/", 1)[-1] or "(native)"
+        name = f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}"
+        self_time[name] += delta / 1000
+    print(f"\n{path}: long tasks {[round(d) for _, d in tasks]} ms; self time (ms, CPU ×4):")
+    for name, ms in self_time.most_common(top):
+        print(f"  {ms:>8.1f}  {name}")
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", nargs="*")
+    parser.add_argument("--profile", nargs="*")
+    args = parser.parse_args()
+    with sqlite_server("longtasks") as base_url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
+        if args.profile:
+            for path in args.profile:
+                profile(browser, base_url, path)
+            browser.close()
+            return
+        print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, median of {args.runs} loads")
+        print(f"{'page':<24} {'longest ms':>10} {'tbt ms':>8}  tasks of the median run (ms)")
+        for path in args.only or PAGES:
+            runs = [load(browser, base_url, path) for _ in range(args.runs)]
+            tbts = [sum(max(0.0, task - 50) for task in run) for run in runs]
+            longest = statistics.median(max(run, default=0.0) for run in runs)
+            median = sorted(range(len(runs)), key=lambda i: tbts[i])[len(runs) // 2]
+            tasks = " ".join(f"{task:.0f}" for task in runs[median])
+            print(f"{path:<24} {longest:>10.0f} {statistics.median(tbts):>8.0f}  {tasks}",
+                  flush=True)  # fmt: skip
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
