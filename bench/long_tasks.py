@@ -75,7 +75,9 @@ SETTLED = """(quiet) => new Promise((done) => {
 
 def phone(browser: Any) -> tuple[Any, Any, Any]:
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=3,
+        is_mobile=True,
         has_touch=True,
     )
     page = context.new_page()
