@@ -21,11 +21,15 @@ Options:
   --only PATH ...   only these pages
   --profile PATH    one more load of PATH under the CDP sampling profiler; prints the
                     functions with the most self time (where a long task's time goes)
+  --trace PATH      one more load of PATH under Chromium's tracing; prints each long task
+                    of the main thread with what its time went to (trace events' self time:
+                    scripts by function, style, layout, paint, parsing...)
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 from collections import Counter
@@ -97,9 +101,16 @@ def load(browser: Any, base_url: str, path: str) -> list[float]:
     return [duration for _, duration in tasks]
 
 
-def profile(browser: Any, base_url: str, path: str, top: int = 25) -> None:
+def profile(browser: Any, base_url: str, path: str, top: int = 8) -> None:
     """One load under the sampling profiler: the functions with the most self time."""
     context, page, cdp = phone(browser)
+    # Scripts as written rather than minified, so that lines and names point at the source.
+    page.route(
+        "**/static/v/*/js/**",
+        lambda route: route.fulfill(
+            response=page.request.fetch(re.sub(r"/static/v/[^/]+/", "/static/", route.request.url))
+        ),
+    )
     cdp.send("Profiler.enable")
     cdp.send("Profiler.setSamplingInterval", {"interval": 200})
     cdp.send("Profiler.start")
@@ -109,16 +120,98 @@ def profile(browser: Any, base_url: str, path: str, top: int = 25) -> None:
     tasks = page.evaluate("window.__tasks")
     context.close()
     nodes = {node["id"]: node for node in result["nodes"]}
-    deltas = result["timeDeltas"]
-    self_time: Counter[str] = Counter()
-    for sample, delta in zip(result["samples"][1:], deltas[1:], strict=False):
+    print(f"\n{path}: long tasks {[round(d) for _, d in tasks]} ms (observer); busy stretches")
+    print("of the main thread over 50 ms (samples between idle gaps of 1 ms and more):")
+    at = result["startTime"]
+    busy: Counter[str] = Counter()
+    begin = end = idle_since = at
+    total: Counter[str] = Counter()
+    for sample, delta in zip(result["samples"], result["timeDeltas"], strict=False):
+        at += delta
         frame = nodes[sample]["callFrame"]
+        if frame["functionName"] == "(idle)":
+            if at - idle_since >= 1000 and busy:
+                report(busy, begin, end, top)
+                busy = Counter()
+            continue
+        if not busy:
+            begin = at
+        idle_since = end = at
         url = frame["url"].rsplit("/", 1)[-1] or "(native)"
         name = f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}"
-        self_time[name] += delta / 1000
-    print(f"\n{path}: long tasks {[round(d) for _, d in tasks]} ms; self time (ms, CPU ×4):")
-    for name, ms in self_time.most_common(top):
-        print(f"  {ms:>8.1f}  {name}")
+        busy[name] += delta / 1000
+        total[name] += delta / 1000
+    report(busy, begin, end, top)
+    print("  self time over the whole load:")
+    for name, ms in total.most_common(top):
+        print(f"    {ms:>7.1f}  {name}")
+
+
+def report(busy: Counter[str], begin: float, end: float, top: int) -> None:
+    if (end - begin) / 1000 < 50:
+        return
+    print(f"  busy {(end - begin) / 1000:.0f} ms:")
+    for name, ms in busy.most_common(top):
+        print(f"    {ms:>7.1f}  {name}")
+
+
+def label(event: dict[str, Any]) -> str:
+    data = event.get("args", {}).get("data", {}) or {}
+    name = event["name"]
+    if name in ("FunctionCall", "EvaluateScript", "v8.compile", "v8.compileModule"):
+        where = (data.get("url") or data.get("fileName") or "").rsplit("/", 1)[-1]
+        return f"{name} {data.get('functionName', '')} {where}".rstrip()
+    if name in ("TimerFire", "FireAnimationFrame", "EventDispatch", "ResourceReceivedData"):
+        return f"{name} {data.get('type', '')}".rstrip()
+    return name
+
+
+def trace(browser: Any, base_url: str, path: str, top: int = 10) -> None:
+    """One load under tracing: each long main-thread task and where its time went."""
+    import json
+
+    context, page, _ = phone(browser)
+    browser.start_tracing(
+        page=page,
+        categories=[
+            "toplevel",
+            "blink",
+            "v8",
+            "devtools.timeline",
+            "disabled-by-default-devtools.timeline",
+        ],
+    )
+    page.goto(f"{base_url}{path}", wait_until="load")
+    page.evaluate(SETTLED, QUIET_MS)
+    events = json.loads(browser.stop_tracing())["traceEvents"]
+    context.close()
+    mains = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
+    }
+    print(f"\n{path}: long main-thread tasks (ms, CPU x{CPU_SLOWDOWN}), self time inside:")
+    for thread in mains:
+        spans = sorted(
+            (e for e in events if (e["pid"], e["tid"]) == thread and e.get("ph") == "X"),
+            key=lambda e: (e["ts"], -e.get("dur", 0)),
+        )
+        stack: list[dict[str, Any]] = []
+        task: dict[str, Any] | None = None
+        selves: Counter[str] = Counter()
+        for event in spans + [{"ts": float("inf"), "dur": 0, "name": "end"}]:
+            while stack and stack[-1]["ts"] + stack[-1].get("dur", 0) <= event["ts"]:
+                stack.pop()
+            if not stack:
+                if task and task["dur"] > 50_000:
+                    print(f"  task {task['dur'] / 1000:.0f} ms at {task['ts'] / 1000:.0f}:")
+                    for name, us in selves.most_common(top):
+                        print(f"    {us / 1000:>7.1f}  {name}")
+                task, selves = event, Counter()
+            else:
+                selves[label(stack[-1])] -= event.get("dur", 0)
+            selves[label(event)] += event.get("dur", 0)
+            stack.append(event)
 
 
 def main() -> None:
@@ -128,12 +221,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--profile", nargs="*")
+    parser.add_argument("--trace", nargs="*")
     args = parser.parse_args()
     with sqlite_server("longtasks") as base_url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
-        if args.profile:
-            for path in args.profile:
+        if args.profile or args.trace:
+            for path in args.profile or []:
                 profile(browser, base_url, path)
+            for path in args.trace or []:
+                trace(browser, base_url, path)
             browser.close()
             return
         print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, median of {args.runs} loads")
