@@ -21,8 +21,6 @@ Options:
   --only PATH ...   only these pages
   --profile PATH    one more load of PATH under the CDP sampling profiler; prints the
                     functions with the most self time (where a long task's time goes)
-  --cpu             long tasks from the main thread's CPU time in an unthrottled load, times
-                    CPU_SLOWDOWN (see cpu_tasks): steadier figures on a busy machine
   --trace PATH      one more load of PATH under Chromium's tracing; prints each long task
                     of the main thread with what its time went to (trace events' self time:
                     scripts by function, style, layout, paint, parsing...)
@@ -79,7 +77,7 @@ SETTLED = """(quiet) => new Promise((done) => {
 })"""
 
 
-def phone(browser: Any, throttle: bool = True) -> tuple[Any, Any, Any]:
+def phone(browser: Any) -> tuple[Any, Any, Any]:
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
         device_scale_factor=3,
@@ -89,56 +87,18 @@ def phone(browser: Any, throttle: bool = True) -> tuple[Any, Any, Any]:
     page = context.new_page()
     page.add_init_script(WATCH)
     cdp = context.new_cdp_session(page)
-    if throttle:
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
     return context, page, cdp
 
 
-def load(browser: Any, base_url: str, path: str, cpu: bool = False) -> list[float]:
-    """The long tasks (ms) of one load of `path` on a throttled phone: as the page's
-    PerformanceObserver saw them, or with `cpu` from the main thread's CPU time (below)."""
-    context, page, _ = phone(browser, throttle=not cpu)
-    if cpu:
-        browser.start_tracing(page=page, categories=["toplevel"])
+def load(browser: Any, base_url: str, path: str) -> list[float]:
+    """The long tasks (ms) of one load of `path` on a throttled phone."""
+    context, page, _ = phone(browser)
     page.goto(f"{base_url}{path}", wait_until="load")
     page.evaluate(SETTLED, QUIET_MS)
     tasks = page.evaluate("window.__tasks")
-    if cpu:
-        return cpu_tasks(browser.stop_tracing(), context)
     context.close()
     return [duration for _, duration in tasks]
-
-
-def cpu_tasks(trace_bytes: bytes, context: Any) -> list[float]:
-    """Long tasks from the thread time of the renderer's top-level tasks in a load without
-    throttling, times CPU_SLOWDOWN: what each task would take on an idle machine with the
-    CPU CPU_SLOWDOWN× slower. Other processes on a busy machine stretch a task's wall time
-    (two or three times over at a load of 10 on two cores), much less its CPU time. (Under
-    Chromium's throttle a task's thread time counts the throttle's pauses in some tasks and
-    not in others, so it is read without.) Time a task spends waiting (synchronous IPC) is
-    not counted."""
-    import json
-
-    context.close()
-    events = json.loads(trace_bytes)["traceEvents"]
-    mains = {
-        (e["pid"], e["tid"])
-        for e in events
-        if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
-    }
-    per_thread: dict[tuple[int, int], list[float]] = {thread: [] for thread in mains}
-    ends: dict[tuple[int, int], float] = {}
-    for event in sorted(
-        (e for e in events if e.get("ph") == "X" and "tdur" in e),
-        key=lambda e: (e["ts"], -e.get("dur", 0)),
-    ):
-        thread = (event["pid"], event["tid"])
-        if thread not in per_thread or event["ts"] < ends.get(thread, 0):
-            continue  # nested in a task already counted
-        ends[thread] = event["ts"] + event.get("dur", 0)
-        per_thread[thread].append(event["tdur"] / 1000 * CPU_SLOWDOWN)
-    busiest = max(per_thread.values(), key=sum, default=[])
-    return [task for task in busiest if task > 50]
 
 
 def profile(browser: Any, base_url: str, path: str, top: int = 8) -> None:
@@ -262,7 +222,6 @@ def main() -> None:
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--profile", nargs="*")
     parser.add_argument("--trace", nargs="*")
-    parser.add_argument("--cpu", action="store_true")
     args = parser.parse_args()
     with sqlite_server("longtasks") as base_url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
@@ -273,11 +232,10 @@ def main() -> None:
                 trace(browser, base_url, path)
             browser.close()
             return
-        how = "from CPU time" if args.cpu else "as the page observed them"
-        print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, {how}, median of {args.runs} loads")
+        print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, median of {args.runs} loads")
         print(f"{'page':<24} {'longest ms':>10} {'tbt ms':>8}  tasks of the median run (ms)")
         for path in args.only or PAGES:
-            runs = [load(browser, base_url, path, args.cpu) for _ in range(args.runs)]
+            runs = [load(browser, base_url, path) for _ in range(args.runs)]
             tbts = [sum(max(0.0, task - 50) for task in run) for run in runs]
             longest = statistics.median(max(run, default=0.0) for run in runs)
             median = sorted(range(len(runs)), key=lambda i: tbts[i])[len(runs) // 2]
