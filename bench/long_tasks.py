@@ -120,6 +120,7 @@ def profile(browser: Any, base_url: str, path: str, top: int = 8) -> None:
     tasks = page.evaluate("window.__tasks")
     context.close()
     nodes = {node["id"]: node for node in result["nodes"]}
+    parents = {child: node["id"] for node in result["nodes"] for child in node.get("children", [])}
     print(f"\n{path}: long tasks {[round(d) for _, d in tasks]} ms (observer); busy stretches")
     print("of the main thread over 50 ms (samples between idle gaps of 1 ms and more):")
     at = result["startTime"]
@@ -137,14 +138,20 @@ def profile(browser: Any, base_url: str, path: str, top: int = 8) -> None:
         if not busy:
             begin = at
         idle_since = end = at
-        url = frame["url"].rsplit("/", 1)[-1] or "(native)"
-        name = f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}"
+        name = where(frame)
+        if not frame["url"] and sample in parents:  # a native function: who called it
+            name += f" <- {where(nodes[parents[sample]]['callFrame'])}"
         busy[name] += delta / 1000
         total[name] += delta / 1000
     report(busy, begin, end, top)
     print("  self time over the whole load:")
     for name, ms in total.most_common(top):
         print(f"    {ms:>7.1f}  {name}")
+
+
+def where(frame: dict[str, Any]) -> str:
+    url = frame["url"].rsplit("/", 1)[-1] or "(native)"
+    return f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}"
 
 
 def report(busy: Counter[str], begin: float, end: float, top: int) -> None:
