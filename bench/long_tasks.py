@@ -21,6 +21,8 @@ Options:
   --only PATH ...   only these pages
   --profile PATH    one more load of PATH under the CDP sampling profiler; prints the
                     functions with the most self time (where a long task's time goes)
+  --compare REV     each page with the scripts of git revision REV and as they are now, in
+                    turns (both served minified through the browser's request routing)
   --trace PATH      one more load of PATH under Chromium's tracing; prints each long task
                     of the main thread with what its time went to (trace events' self time:
                     scripts by function, style, layout, paint, parsing...)
@@ -29,6 +31,7 @@ Options:
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import statistics
 import sys
@@ -91,14 +94,38 @@ def phone(browser: Any) -> tuple[Any, Any, Any]:
     return context, page, cdp
 
 
-def load(browser: Any, base_url: str, path: str) -> list[float]:
-    """The long tasks (ms) of one load of `path` on a throttled phone."""
+def load(browser: Any, base_url: str, path: str, scripts: str | None = None) -> list[float]:
+    """The long tasks (ms) of one load of `path` on a throttled phone; with `scripts` (a git
+    revision, or "" for the files as they are now) the page's scripts are served from it."""
     context, page, _ = phone(browser)
+    if scripts is not None:
+        page.route("**/static/v/*/js/**", lambda route: route.fulfill(
+            body=script(scripts, route.request.url.split("/static/v/", 1)[1].split("/", 1)[1]),
+            content_type="text/javascript",
+        ))  # fmt: skip
     page.goto(f"{base_url}{path}", wait_until="load")
     page.evaluate(SETTLED, QUIET_MS)
     tasks = page.evaluate("window.__tasks")
     context.close()
     return [duration for _, duration in tasks]
+
+
+@functools.cache
+def script(revision: str, path: str) -> str:
+    """static/<path> at a git revision ("": as it is now), minified as the server does."""
+    import subprocess
+
+    import rjsmin
+
+    path = path.split("?", 1)[0]
+    if revision:
+        text = subprocess.run(
+            ["git", "show", f"{revision}:static/{path}"], cwd=ROOT, capture_output=True,
+            text=True, check=True,
+        ).stdout  # fmt: skip
+    else:
+        text = (ROOT / "static" / path).read_text()
+    return rjsmin.jsmin(text)
 
 
 def profile(browser: Any, base_url: str, path: str, top: int = 8) -> None:
@@ -221,6 +248,28 @@ def trace(browser: Any, base_url: str, path: str, top: int = 10) -> None:
             stack.append(event)
 
 
+def compare(browser: Any, base_url: str, revision: str, paths: Any, runs: int) -> None:
+    """Each page loaded `runs` times with the scripts of `revision` and as they are now, in
+    turns (a busy machine slows both alike); medians of the longest task and the tbt."""
+    print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, scripts of {revision} | now, "
+          f"median of {runs} loads each, in turns")  # fmt: skip
+    print(f"{'page':<24} {'longest ms':>16} {'tbt ms':>14}")
+    for path in paths:
+        figures: dict[str, list[tuple[float, float]]] = {revision: [], "": []}
+        for _ in range(runs):
+            for scripts in (revision, ""):
+                tasks = load(browser, base_url, path, scripts)
+                longest = max(tasks, default=0.0)
+                figures[scripts].append((longest, sum(max(0.0, t - 50) for t in tasks)))
+        cells = [
+            statistics.median(run[i] for run in figures[which])
+            for i in (0, 1)
+            for which in (revision, "")
+        ]
+        print(f"{path:<24} {cells[0]:>7.0f} | {cells[1]:>6.0f} {cells[2]:>6.0f} | {cells[3]:>5.0f}",
+              flush=True)  # fmt: skip
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -229,6 +278,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--profile", nargs="*")
     parser.add_argument("--trace", nargs="*")
+    parser.add_argument("--compare")
     args = parser.parse_args()
     with sqlite_server("longtasks") as base_url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
@@ -237,6 +287,10 @@ def main() -> None:
                 profile(browser, base_url, path)
             for path in args.trace or []:
                 trace(browser, base_url, path)
+            browser.close()
+            return
+        if args.compare:
+            compare(browser, base_url, args.compare, args.only or PAGES, args.runs)
             browser.close()
             return
         print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, median of {args.runs} loads")
