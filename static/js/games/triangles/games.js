@@ -135,27 +135,14 @@ export async function cancelGame() {
 
 /** /g/<id> opens that game; /play/triangles/<number> asks New game on that board;
  *  /play/triangles resumes this browser's game, or asks New game. */
-// At boot the New game menu opens in an animation frame, before the frame's style and
-// layout: opened in the boot's own task, its showModal forced a style and layout pass of
-// the whole page into that task (a long task on a slow phone). The dialog is painted in
-// the same frame as before. A hidden page has no frames: the timer opens it there.
-const nextFrame = () => new Promise((resolve) => {
-  requestAnimationFrame(resolve);
-  setTimeout(resolve, 200);
-});
-
 export function boot() {
   loadStats();
   render();
   return ctx.page.boot({
-    choose: async (number) => {
-      await nextFrame();
-      return newGame({ number });
-    },
+    choose: (number) => newGame({ number }),
     fresh: async () => {
       if (await ctx.page.resume()) return;
       render();
-      await nextFrame();
       newGame();
     },
   });
