@@ -11,6 +11,7 @@ import { initNameForm } from './core/name-form.js';
 import { errorText as wordsFor } from './core/errors.js';
 import { fnv1a32 } from './core/daily.js';
 import { has, lang, t } from './core/i18n.js';
+import { intlReady } from './core/intl.js';
 import { el, toast } from './core/ui.js';
 import { variantParts, variantWords } from './core/variant.js';
 import { remember } from './lobby/remember.js';
@@ -241,12 +242,14 @@ const nameForm = initNameForm({
 
 document.querySelector('[data-retry-catalog]')?.addEventListener('click', loadCatalog);
 
-showToday();
+// The date comes once a worker has loaded the formatters' data (core/intl.js): made here
+// first, the date formatter loaded it in the page's first script task.
+intlReady().then(showToday);
 nameForm.load().then((me) => seekNamed(me?.name));
 // The open list and the remembered games speak the catalog's words: they come after it
 // (loadCatalog never throws; without a catalog they fall back to plain names).
 loadCatalog().then(() => {
   initSeek(catalog);
-  refreshOpen();
+  intlReady().then(refreshOpen); // the rows say how long ago with a formatter
   remember(catalog);
 });

@@ -10,6 +10,7 @@
 import { api } from './core/api.js';
 import { initNameForm } from './core/name-form.js';
 import { formatNumber, has, lang, plural, t } from './core/i18n.js';
+import { intlReady } from './core/intl.js';
 import { levelWords, variantWords } from './core/variant.js';
 import { el } from './core/ui.js';
 import { initNotify } from './me/notify.js';
@@ -94,6 +95,7 @@ async function loadStats() {
   main.dataset.stats = 'loading';
   try {
     const stats = await api('GET', '/api/me/stats');
+    if (stats.streak_until) await intlReady(); // its date (see core/intl.js)
     if (ticket !== statsTicket) return;
     const streak = document.querySelector('[data-streak]');
     streak.textContent = stats.streak ? plural('me.streak.days', stats.streak) : t('me.streak.none');
@@ -119,8 +121,11 @@ const filter = document.getElementById('history-filter');
 let next = null;
 let loading = 0;
 
+let whenFormat = null; // one formatter for every row: making one costs a few ms on a phone
+
 function item(game) {
-  const when = new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' }).format(game.started_ms);
+  whenFormat ??= new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' });
+  const when = whenFormat.format(game.started_ms);
   const state = game.result ? t(`me.result.${game.result}`) : t(`me.status.${game.status}`);
   const meta = [];
   // points only for a game played alone: a versus game's result says it all
@@ -158,6 +163,7 @@ async function loadGames(more = false) {
   if (more && next) query.set('before', next);
   try {
     const page = await api('GET', `/api/me/games?${query}`);
+    if (page.games.length) await intlReady(); // the rows' dates (see core/intl.js)
     if (ticket !== loading) return;
     const items = page.games.map(item);
     if (more) list.append(...items);

@@ -73,19 +73,30 @@ function apply(theme) {
   root.classList.toggle('theme-dark', theme === 'dark');
   // With the system's theme the metas keep their media queries; otherwise they take the
   // page's background (read only then: reading a computed style forces a style pass).
-  if (theme !== 'system' || root.classList.contains('theme-nebula')) {
-    const bg = cssVar('--bg');
-    for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
-      meta.removeAttribute('media');
-      meta.content = bg;
-    }
-  }
+  if (theme !== 'system' || root.classList.contains('theme-nebula')) paintMetas();
   for (const button of document.querySelectorAll('[data-theme-toggle]')) {
     const label = t('site.theme.toggle', { name: t(`site.theme.${theme}`) });
     button.setAttribute('aria-label', label);
     button.title = label;
   }
   window.dispatchEvent(new CustomEvent('themechange', { detail: { theme, effective: effectiveTheme() } }));
+}
+
+// The metas' colour is read once the next frame has computed the page's style: read in
+// the page's first script, it forced the whole page's first style pass into that task (on
+// Triangles a long task of 250-400 ms with the CPU 4× slower, see bench/long_tasks.py).
+let metasFrame = 0;
+
+function paintMetas() {
+  if (metasFrame) return;
+  metasFrame = requestAnimationFrame(() => setTimeout(() => {
+    metasFrame = 0;
+    const bg = cssVar('--bg');
+    for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
+      meta.removeAttribute('media');
+      meta.content = bg;
+    }
+  }));
 }
 
 export function setTheme(name) {

@@ -65,6 +65,15 @@ export function pieceSize(cells) {
 // A block painted once per colour, size and pixel ratio, then copied (fast on slow phones).
 const sprites = new Map();
 
+// The sprite's pixels per CSS px: the transform's scale (the page's pixel ratio, times the
+// zoom of a deal or turn animation), rounded up to a quarter. Keyed by the exact scale, a
+// tray's deal painted new sprites for every block in every frame (a long task per frame
+// on a slow phone); rounded, an animation reuses a few, drawn at least as fine as needed.
+function pixelRatio(ctx) {
+  const m = ctx.getTransform();
+  return Math.max(0.25, Math.ceil(Math.hypot(m.a, m.b) * 4 - 1e-6) / 4);
+}
+
 function roundRect(ctx, x, y, w, h, r) {
   ctx.beginPath();
   ctx.roundRect(x, y, w, h, r);
@@ -74,7 +83,7 @@ function sprite(colour, size, dpr) {
   const key = `${colour}|${size.toFixed(2)}|${dpr}`;
   let canvas = sprites.get(key);
   if (canvas) return canvas;
-  if (sprites.size > 120) sprites.clear();
+  if (sprites.size > 300) sprites.clear();
   canvas = document.createElement('canvas');
   const px = Math.max(1, Math.round(size * dpr));
   canvas.width = px;
@@ -111,7 +120,7 @@ function sprite(colour, size, dpr) {
 
 export function drawBlock(ctx, x, y, size, colour, { alpha = 1, scale = 1, flash = 0 } = {}) {
   if (alpha <= 0 || scale <= 0) return;
-  const dpr = ctx.getTransform().a || 1;
+  const dpr = pixelRatio(ctx);
   const image = sprite(colour, size, dpr);
   const s = size * scale;
   const ox = x + (size - s) / 2;

@@ -45,13 +45,44 @@ export function drawScene(ctx, s, fit, colors) {
   drawStars(ctx, pen);
 }
 
+// The field (its fill, two glows and edge) is painted once per canvas, size, pixel ratio and
+// colours into a bitmap the canvas's size, and copied in every frame: the glows, two radial
+// gradients over the whole field, were the costly part of each frame on a slow phone. The
+// canvas is cleared before each frame and the field comes first, so the copy is the same
+// picture.
+const fields = new WeakMap(); // canvas → {key, image}
+
 function drawField(ctx, pen) {
   const { s, fit, colors } = pen;
   const v = s.view;
-  const x = fit.ox - PAD + 1;
-  const y = fit.oy - PAD + 1;
-  const w = v.width * fit.scale + 2 * PAD - 2;
-  const h = v.height * fit.scale + 2 * PAD - 2;
+  const box = {
+    x: fit.ox - PAD + 1,
+    y: fit.oy - PAD + 1,
+    w: v.width * fit.scale + 2 * PAD - 2,
+    h: v.height * fit.scale + 2 * PAD - 2,
+  };
+  const { canvas } = ctx;
+  const m = ctx.getTransform();
+  const key = [canvas.width, canvas.height, m.a, m.b, m.c, m.d, m.e, m.f, box.x, box.y, box.w, box.h,
+    colors.field, colors.glow1, colors.glow2, colors.fieldEdge].join('|');
+  let field = fields.get(canvas);
+  if (field?.key !== key) {
+    // a canvas, not an OffscreenCanvas: copied from one, the field's anti-aliased edge came
+    // out a few levels apart (premultiplied alpha), from a canvas it is the same pixels
+    const image = Object.assign(document.createElement('canvas'), { width: canvas.width, height: canvas.height });
+    const paint = image.getContext('2d');
+    paint.setTransform(m);
+    paintField(paint, box, colors);
+    field = { key, image };
+    fields.set(canvas, field);
+  }
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.drawImage(field.image, 0, 0);
+  ctx.restore();
+}
+
+function paintField(ctx, { x, y, w, h }, colors) {
   ctx.save();
   ctx.beginPath();
   ctx.roundRect(x, y, w, h, 18);

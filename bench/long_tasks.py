@@ -1,0 +1,310 @@
+"""Long tasks per page on a throttled phone: run as ``.venv/bin/python bench/long_tasks.py``.
+
+Starts one ``uvicorn app.asgi:app`` (SQLite) and opens each page in headless Chromium
+(Playwright, ``/usr/bin/chromium``) as a phone (390×844, DPR 3, touch) with the CPU made
+CPU_SLOWDOWN× slower over CDP (``Emulation.setCPUThrottlingRate``), and records every long
+task (> 50 ms, Chromium's own PerformanceObserver ``longtask`` entries) from the first byte
+until the board has drawn and the main thread has been quiet for QUIET_MS. Per page it
+prints, median of RUNS loads:
+
+- longest: the longest main-thread task (ms);
+- tbt: total blocking time, the sum over every task of its time beyond 50 ms;
+- tasks: the long tasks of the median run, in ms.
+
+Target (issue 34): no task over 100 ms on any page, TBT ≤ 150 ms.
+
+Two cores are shared by the server, the browser and whatever else runs, so wall-clock
+figures vary: compare before and after in the same conditions, and read the medians.
+
+Options:
+  --runs N          loads per page (default 3)
+  --only PATH ...   only these pages
+  --profile PATH    one more load of PATH under the CDP sampling profiler; prints the
+                    functions with the most self time (where a long task's time goes)
+  --compare REV     each page with the scripts of git revision REV and as they are now, in
+                    turns (both served minified through the browser's request routing)
+  --trace PATH      one more load of PATH under Chromium's tracing; prints each long task
+                    of the main thread with what its time went to (trace events' self time:
+                    scripts by function, style, layout, paint, parsing...)
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import re
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.servers import sqlite_server  # noqa: E402
+
+PAGES = (
+    "/",
+    "/play/triangles",
+    "/play/pairs",
+    "/play/blocks/classic10",
+    "/play/blocks/shapes48",
+    "/play/blocks/gravity8",
+    "/daily/pairs",
+    "/me",
+    "/leaderboard/triangles",
+)
+CPU_SLOWDOWN = 4
+QUIET_MS = 3000
+WATCH = """
+window.__tasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__tasks.push([e.startTime, e.duration]);
+}).observe({type: 'longtask', buffered: true});
+"""
+# Resolves once a canvas (if the page has one) has been sized and no long task has started
+# for `quiet` ms (the board has drawn and the page has settled).
+SETTLED = """(quiet) => new Promise((done) => {
+  let seen = window.__tasks.length, since = performance.now();
+  const check = () => {
+    if (window.__tasks.length !== seen) {
+      seen = window.__tasks.length;
+      since = performance.now();
+    }
+    const canvases = [...document.querySelectorAll('canvas.board-canvas')];
+    const drawn = canvases.every((c) => c.width > 0);
+    if (drawn && performance.now() - since >= quiet) done(); else setTimeout(check, 100);
+  };
+  check();
+})"""
+
+
+def phone(browser: Any) -> tuple[Any, Any, Any]:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=3,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    page.add_init_script(WATCH)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    return context, page, cdp
+
+
+def load(browser: Any, base_url: str, path: str, scripts: str | None = None) -> list[float]:
+    """The long tasks (ms) of one load of `path` on a throttled phone; with `scripts` (a git
+    revision, or "" for the files as they are now) the page's scripts are served from it."""
+    context, page, _ = phone(browser)
+    if scripts is not None:
+        page.route("**/static/v/*/js/**", lambda route: route.fulfill(
+            body=script(scripts, route.request.url.split("/static/v/", 1)[1].split("/", 1)[1]),
+            content_type="text/javascript",
+        ))  # fmt: skip
+    page.goto(f"{base_url}{path}", wait_until="load")
+    page.evaluate(SETTLED, QUIET_MS)
+    tasks = page.evaluate("window.__tasks")
+    context.close()
+    return [duration for _, duration in tasks]
+
+
+@functools.cache
+def script(revision: str, path: str) -> str:
+    """static/<path> at a git revision ("": as it is now), minified as the server does."""
+    import subprocess
+
+    import rjsmin
+
+    path = path.split("?", 1)[0]
+    if revision:
+        text = subprocess.run(
+            ["git", "show", f"{revision}:static/{path}"], cwd=ROOT, capture_output=True,
+            text=True, check=True,
+        ).stdout  # fmt: skip
+    else:
+        text = (ROOT / "static" / path).read_text()
+    return rjsmin.jsmin(text)
+
+
+def profile(browser: Any, base_url: str, path: str, top: int = 8) -> None:
+    """One load under the sampling profiler: the functions with the most self time."""
+    context, page, cdp = phone(browser)
+    # Scripts as written rather than minified, so that lines and names point at the source.
+    page.route(
+        "**/static/v/*/js/**",
+        lambda route: route.fulfill(
+            response=page.request.fetch(re.sub(r"/static/v/[^/]+/", "/static/", route.request.url))
+        ),
+    )
+    cdp.send("Profiler.enable")
+    cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+    cdp.send("Profiler.start")
+    page.goto(f"{base_url}{path}", wait_until="load")
+    page.evaluate(SETTLED, QUIET_MS)
+    result = cdp.send("Profiler.stop")["profile"]
+    tasks = page.evaluate("window.__tasks")
+    context.close()
+    nodes = {node["id"]: node for node in result["nodes"]}
+    parents = {child: node["id"] for node in result["nodes"] for child in node.get("children", [])}
+    print(f"\n{path}: long tasks {[round(d) for _, d in tasks]} ms (observer); busy stretches")
+    print("of the main thread over 50 ms (samples between idle gaps of 1 ms and more):")
+    at = result["startTime"]
+    busy: Counter[str] = Counter()
+    begin = end = idle_since = at
+    total: Counter[str] = Counter()
+    for sample, delta in zip(result["samples"], result["timeDeltas"], strict=False):
+        at += delta
+        frame = nodes[sample]["callFrame"]
+        if frame["functionName"] == "(idle)":
+            if at - idle_since >= 1000 and busy:
+                report(busy, begin, end, top)
+                busy = Counter()
+            continue
+        if not busy:
+            begin = at
+        idle_since = end = at
+        name = where(frame)
+        if not frame["url"] and sample in parents:  # a native function: who called it
+            name += f" <- {where(nodes[parents[sample]]['callFrame'])}"
+        busy[name] += delta / 1000
+        total[name] += delta / 1000
+    report(busy, begin, end, top)
+    print("  self time over the whole load:")
+    for name, ms in total.most_common(top):
+        print(f"    {ms:>7.1f}  {name}")
+
+
+def where(frame: dict[str, Any]) -> str:
+    url = frame["url"].rsplit("/", 1)[-1] or "(native)"
+    return f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}"
+
+
+def report(busy: Counter[str], begin: float, end: float, top: int) -> None:
+    if (end - begin) / 1000 < 50:
+        return
+    print(f"  busy {(end - begin) / 1000:.0f} ms:")
+    for name, ms in busy.most_common(top):
+        print(f"    {ms:>7.1f}  {name}")
+
+
+def label(event: dict[str, Any]) -> str:
+    data = event.get("args", {}).get("data", {}) or {}
+    name = event["name"]
+    if name in ("FunctionCall", "EvaluateScript", "v8.compile", "v8.compileModule"):
+        where = (data.get("url") or data.get("fileName") or "").rsplit("/", 1)[-1]
+        return f"{name} {data.get('functionName', '')} {where}".rstrip()
+    if name in ("TimerFire", "FireAnimationFrame", "EventDispatch", "ResourceReceivedData"):
+        return f"{name} {data.get('type', '')}".rstrip()
+    return name
+
+
+def trace(browser: Any, base_url: str, path: str, top: int = 10) -> None:
+    """One load under tracing: each long main-thread task and where its time went."""
+    import json
+
+    context, page, _ = phone(browser)
+    browser.start_tracing(
+        page=page,
+        categories=[
+            "toplevel",
+            "blink",
+            "v8",
+            "devtools.timeline",
+            "disabled-by-default-devtools.timeline",
+        ],
+    )
+    page.goto(f"{base_url}{path}", wait_until="load")
+    page.evaluate(SETTLED, QUIET_MS)
+    events = json.loads(browser.stop_tracing())["traceEvents"]
+    context.close()
+    mains = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
+    }
+    print(f"\n{path}: long main-thread tasks (ms, CPU x{CPU_SLOWDOWN}), self time inside:")
+    for thread in mains:
+        spans = sorted(
+            (e for e in events if (e["pid"], e["tid"]) == thread and e.get("ph") == "X"),
+            key=lambda e: (e["ts"], -e.get("dur", 0)),
+        )
+        stack: list[dict[str, Any]] = []
+        task: dict[str, Any] | None = None
+        selves: Counter[str] = Counter()
+        for event in spans + [{"ts": float("inf"), "dur": 0, "name": "end"}]:
+            while stack and stack[-1]["ts"] + stack[-1].get("dur", 0) <= event["ts"]:
+                stack.pop()
+            if not stack:
+                if task and task["dur"] > 50_000:
+                    print(f"  task {task['dur'] / 1000:.0f} ms at {task['ts'] / 1000:.0f}:")
+                    for name, us in selves.most_common(top):
+                        print(f"    {us / 1000:>7.1f}  {name}")
+                task, selves = event, Counter()
+            else:
+                selves[label(stack[-1])] -= event.get("dur", 0)
+            selves[label(event)] += event.get("dur", 0)
+            stack.append(event)
+
+
+def compare(browser: Any, base_url: str, revision: str, paths: Any, runs: int) -> None:
+    """Each page loaded `runs` times with the scripts of `revision` and as they are now, in
+    turns (a busy machine slows both alike); medians of the longest task and the tbt."""
+    print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, scripts of {revision} | now, "
+          f"median of {runs} loads each, in turns")  # fmt: skip
+    print(f"{'page':<24} {'longest ms':>16} {'tbt ms':>14}")
+    for path in paths:
+        figures: dict[str, list[tuple[float, float]]] = {revision: [], "": []}
+        for _ in range(runs):
+            for scripts in (revision, ""):
+                tasks = load(browser, base_url, path, scripts)
+                longest = max(tasks, default=0.0)
+                figures[scripts].append((longest, sum(max(0.0, t - 50) for t in tasks)))
+        cells = [
+            statistics.median(run[i] for run in figures[which])
+            for i in (0, 1)
+            for which in (revision, "")
+        ]
+        print(f"{path:<24} {cells[0]:>7.0f} | {cells[1]:>6.0f} {cells[2]:>6.0f} | {cells[3]:>5.0f}",
+              flush=True)  # fmt: skip
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", nargs="*")
+    parser.add_argument("--profile", nargs="*")
+    parser.add_argument("--trace", nargs="*")
+    parser.add_argument("--compare")
+    args = parser.parse_args()
+    with sqlite_server("longtasks") as base_url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
+        if args.profile or args.trace:
+            for path in args.profile or []:
+                profile(browser, base_url, path)
+            for path in args.trace or []:
+                trace(browser, base_url, path)
+            browser.close()
+            return
+        if args.compare:
+            compare(browser, base_url, args.compare, args.only or PAGES, args.runs)
+            browser.close()
+            return
+        print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, median of {args.runs} loads")
+        print(f"{'page':<24} {'longest ms':>10} {'tbt ms':>8}  tasks of the median run (ms)")
+        for path in args.only or PAGES:
+            runs = [load(browser, base_url, path) for _ in range(args.runs)]
+            tbts = [sum(max(0.0, task - 50) for task in run) for run in runs]
+            longest = statistics.median(max(run, default=0.0) for run in runs)
+            median = sorted(range(len(runs)), key=lambda i: tbts[i])[len(runs) // 2]
+            tasks = " ".join(f"{task:.0f}" for task in runs[median])
+            print(f"{path:<24} {longest:>10.0f} {statistics.median(tbts):>8.0f}  {tasks}",
+                  flush=True)  # fmt: skip
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+/**
+ * intl — Intl formatters without the first one's long task. The first date, number or
+ * relative-time formatter of a renderer process loads ICU's locale data: 100–250 ms in one
+ * task on a phone with the CPU 4× slower (measured with bench/long_tasks.py; PluralRules
+ * does not need it). A worker (intl-worker.js) loads the data off the main thread; the
+ * process's threads share it, so afterwards a formatter costs the page a few ms.
+ *
+ *   intlReady() → Promise resolved once the worker has loaded the data, or it failed or
+ *                 took over TIMEOUT_MS (then the page's first formatter pays, as before)
+ */
+
+import { lang } from './i18n.js';
+
+const TIMEOUT_MS = 3000;
+let ready = null;
+
+export function intlReady() {
+  ready ??= new Promise((resolve) => {
+    let worker = null;
+    const done = () => {
+      worker?.terminate();
+      resolve();
+    };
+    setTimeout(done, TIMEOUT_MS);
+    try {
+      worker = new Worker(new URL('./intl-worker.js', import.meta.url), { name: lang() });
+      worker.onmessage = done;
+      worker.onerror = done;
+    } catch {
+      done();
+    }
+  });
+  return ready;
+}
