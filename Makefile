@@ -1,12 +1,18 @@
-# make run  — create .venv, install, migrate the SQLite database, serve on 127.0.0.1:8000
-# make test — create .venv, install with the test tools, get Chromium and nginx, run every check
+# make run   — create .venv, install, build the front end, migrate the SQLite database, serve on 127.0.0.1:8000
+# make test  — the same with the test tools, Chromium and nginx, then every check
+# make build — the front end alone: npm ci (esbuild, pinned in package-lock.json), node build.mjs
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+NODE ?= node
+NPM ?= npm
+# The front end's sources: a change to any of them builds static/dist/ again.
+FRONT_END := build.mjs $(shell find static/js static/css static/i18n static/icons -type f 2>/dev/null)
+ASSETS := static/dist/manifest.json
 
-.PHONY: run test lint chromium nginx bench bench-peer bench-hardening clean
+.PHONY: run test lint build chromium nginx bench bench-peer bench-hardening clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +26,18 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(VENV)/.installed $@
 
-run: $(VENV)/.installed
+node_modules/.installed: package.json package-lock.json
+	@command -v $(NODE) >/dev/null && command -v $(NPM) >/dev/null || \
+		{ echo "The front end is built with Node.js (18 or later) and npm: install them (apt-get install nodejs npm)."; exit 1; }
+	$(NPM) ci --no-audit --no-fund
+	touch $@
+
+$(ASSETS): node_modules/.installed $(FRONT_END)
+	$(NODE) build.mjs
+
+build: $(ASSETS)
+
+run: $(VENV)/.installed $(ASSETS)
 	$(BIN)/alembic upgrade head
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m app
 
@@ -47,7 +64,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/mypy --strict engines/ app/
 	$(BIN)/biome lint --error-on-warnings static/js
 
-test: $(VENV)/.installed-dev chromium nginx lint
+test: $(VENV)/.installed-dev $(ASSETS) chromium nginx lint
 	$(BIN)/pytest
 
 bench: $(VENV)/.installed-dev
@@ -63,4 +80,4 @@ bench-hardening: $(VENV)/.installed-dev
 	$(BIN)/python bench/hardening.py $(HARDENING_ARGS)
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache artifacts
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache artifacts node_modules static/dist

@@ -13,7 +13,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 
 from app.api.ratings import pool_of, pools_by_speed
-from app.assets import site_assets
+from app.assets import page_bundle, site_assets
 from app.errors import AppError
 from app.fair_play import BOARD_RULES
 from app.game_pages import GamePackages
@@ -30,9 +30,12 @@ templates = Jinja2Templates(
         autoescape=select_autoescape(),
     )
 )
-# {{ static("js/shell.js") }}: the file's immutable URL (see app/assets.py).
+# {{ static("icons/icon-192.png") }}: a built file's immutable URL; {{ bundle("review") }}:
+# a page's stylesheet, script and chunks (see app/assets.py).
 templates.env.globals["static"] = lambda path: site_assets().url(path)
-templates.env.globals["catalog_url"] = lambda lang, game=None: site_assets().catalog_url(lang, game)
+templates.env.globals["bundle"] = lambda name: site_assets().page(name)
+templates.env.globals["assets_version"] = lambda: site_assets().version
+templates.env.globals["catalog_url"] = lambda lang, bundle: site_assets().catalog_url(lang, bundle)
 
 router = APIRouter(include_in_schema=False)
 
@@ -61,6 +64,7 @@ def render(
         "languages": LANGUAGES,
         "t": Translator(lang),
         "page_json": script_json(page),
+        "page_bundle": page_bundle(template, page.get("game")),
         **page,
         **(template_only or {}),
     }
