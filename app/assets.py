@@ -143,6 +143,8 @@ class StaticTree(StaticFiles):
             cache = REVALIDATE if path == f"{BUILT}manifest.json" else IMMUTABLE
             if isinstance(response, FileResponse) and response.status_code == 200:
                 response = self.packed(response, Headers(scope=scope))
+                if cache == IMMUTABLE:  # never revalidated: its validators are bytes for nothing
+                    del response.headers["etag"], response.headers["last-modified"]
         else:
             response = await super().get_response(path, scope)
             cache = REVALIDATE
@@ -161,7 +163,8 @@ class StaticTree(StaticFiles):
         for name, path in packed:
             if name in taken:
                 headers = {"content-encoding": name, "vary": "Accept-Encoding"}
-                return FileResponse(path, media_type=response.media_type, headers=headers)
+                kind = response.media_type
+                return FileResponse(path, media_type=kind, headers=headers, stat_result=path.stat())
         return response  # as built (app/main.py's GZipMiddleware adds its Vary)
 
 

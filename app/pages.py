@@ -3,6 +3,7 @@ shell; canvas draws games)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -68,7 +69,20 @@ def render(
         **page,
         **(template_only or {}),
     }
-    return templates.TemplateResponse(request, template, context, status_code=status)
+    response = templates.TemplateResponse(request, template, context, status_code=status)
+    return revalidated(request, response)
+
+
+def revalidated(request: Request, page: HTMLResponse) -> HTMLResponse:
+    """A page with the ETag of its bytes, answered 304 when the browser holds the same page
+    (a reload: its files come from the cache, and the page itself costs no body)."""
+    if page.status_code != 200:
+        return page
+    etag = f'W/"{hashlib.sha256(page.body).hexdigest()[:20]}"'
+    page.headers["etag"] = etag
+    if etag in request.headers.get("if-none-match", ""):
+        return HTMLResponse(status_code=304, headers={"etag": etag})
+    return page
 
 
 def know_games(request: Request) -> None:

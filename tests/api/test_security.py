@@ -334,6 +334,17 @@ def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
     assert client.get("/static/dist/../../app/main.py").status_code == 404
 
 
+def test_a_page_reloaded_unchanged_is_answered_304(site: Any) -> None:
+    """A page carries the ETag of its bytes: a reload of the same page costs no body."""
+    client = site()
+    first = client.get("/play/pairs")
+    etag = first.headers["etag"]
+    assert first.status_code == 200 and etag.startswith('W/"')
+    again = client.get("/play/pairs", headers={"if-none-match": etag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+    assert client.get("/", headers={"if-none-match": etag}).status_code == 200  # another page
+
+
 def test_the_server_does_not_start_without_the_build(tmp_path: Path) -> None:
     with pytest.raises(AssetsMissing, match="the front end is not built. Run `make build`"):
         Assets(tmp_path)
