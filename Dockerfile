@@ -3,6 +3,17 @@
 # are read from the environment (default database: an SQLite file in /srv/var, a volume).
 #   docker run -e SECRET=... -p 8000:8000 <image>
 # deploy/docker-compose.yml runs two of these behind nginx on PostgreSQL + Redis.
+
+# The front end (build.mjs: esbuild, pinned in package-lock.json) in a stage of its own:
+# only its output, static/dist/, goes into the image.
+FROM node:20-slim AS front-end
+WORKDIR /build
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY build.mjs ./
+COPY static static
+RUN node build.mjs
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -18,6 +29,7 @@ COPY app app
 COPY migrations migrations
 COPY templates templates
 COPY static static
+COPY --from=front-end /build/static/dist static/dist
 RUN pip install . && useradd --system --uid 10001 --home /srv games && mkdir -p var && chown games var
 
 USER 10001

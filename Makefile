@@ -1,13 +1,20 @@
-# make run  — create .venv, install, migrate the SQLite database, serve on 127.0.0.1:8000
-# make test — create .venv, install with the test tools, get Chromium and nginx, run every check
+# make run   — create .venv, install, build the front end, migrate the SQLite database, serve on 127.0.0.1:8000
+# make test  — the same with the test tools, Chromium and nginx, then every check
 # make check — the quick loop: lint, engine and API tests (not slow), Hypothesis's quick profile
+# make test-services — what depends on PostgreSQL + Redis (DATABASE_URL, REDIS_URL), for CI
+# make build — the front end alone: npm ci (esbuild, pinned in package-lock.json), node build.mjs
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+NODE ?= node
+NPM ?= npm
+# The front end's sources: a change to any of them builds static/dist/ again.
+FRONT_END := build.mjs $(shell find static/js static/css static/i18n static/icons -type f 2>/dev/null)
+ASSETS := static/dist/manifest.json
 
-.PHONY: run test check test-services lint chromium nginx bench bench-peer bench-hardening clean
+.PHONY: run test check test-services lint build chromium nginx bench bench-peer bench-hardening clean
 
 # Tests run on the machine's cores (pytest-xdist) where they can share it; the tests that
 # start servers of their own and time them (drain, faults, several processes, nginx) run
@@ -29,7 +36,18 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(VENV)/.installed $@
 
-run: $(VENV)/.installed
+node_modules/.installed: package.json package-lock.json
+	@command -v $(NODE) >/dev/null && command -v $(NPM) >/dev/null || \
+		{ echo "The front end is built with Node.js (18 or later) and npm: install them (apt-get install nodejs npm)."; exit 1; }
+	$(NPM) ci --no-audit --no-fund
+	touch $@
+
+$(ASSETS): node_modules/.installed $(FRONT_END)
+	$(NODE) build.mjs
+
+build: $(ASSETS)
+
+run: $(VENV)/.installed $(ASSETS)
 	$(BIN)/alembic upgrade head
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m app
 
@@ -56,17 +74,17 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/mypy --strict engines/ app/
 	$(BIN)/biome lint --error-on-warnings static/js
 
-test: $(VENV)/.installed-dev chromium nginx lint
+test: $(VENV)/.installed-dev $(ASSETS) chromium nginx lint
 	$(BIN)/pytest $(PARALLEL) $(SERIAL_IGNORED)
 	$(BIN)/pytest $(SERIAL_TESTS)
 
-check: lint
+check: $(ASSETS) lint
 	HYPOTHESIS_PROFILE=quick $(BIN)/pytest $(PARALLEL) -m "not slow" \
 		tests/engines tests/api tests/test_static_size.py tests/test_stylesheet_size.py
 
 # What depends on the stores and the hub, for a second pass on PostgreSQL + Redis (.ci/run):
 # API, sockets, integrity, faults, several processes, nginx, and one browser test per game.
-test-services: $(VENV)/.installed-dev chromium nginx
+test-services: $(VENV)/.installed-dev $(ASSETS) chromium nginx
 	$(BIN)/pytest $(PARALLEL) -m "smoke or not e2e" tests/api tests/e2e
 	$(BIN)/pytest $(SERIAL_TESTS)
 
@@ -83,4 +101,4 @@ bench-hardening: $(VENV)/.installed-dev
 	$(BIN)/python bench/hardening.py $(HARDENING_ARGS)
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache artifacts
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache artifacts node_modules static/dist

@@ -1,164 +1,178 @@
-"""Static files under content-hashed URLs.
+"""The front end as built by ``build.mjs`` (esbuild), read from its manifest.
 
-Every page names its scripts, styles and catalogs as ``/static/v/<hash>/<path>``, where
-``<hash>`` is one hash of the whole static tree. One hash for the tree, not one per file,
-because the scripts are ES modules that import each other by relative path: a module
-loaded from ``/static/v/<hash>/js/…`` finds its imports under the same prefix, so a
-change anywhere gives every file a new URL and no module can meet a stale neighbour.
+``node build.mjs`` (``make build``; ``make run`` and ``make test`` run it) writes
+``static/dist/`` (``NOOK_ASSETS`` names another folder): one script and one stylesheet per
+page, the chunks of code pages share, the catalogs (each language whole, and per game a
+slice for its play page and one for its replay page: its words and the shared ones, not
+the other games' nor the lobby's or /me's), the icons, each text file's brotli and gzip
+forms, and ``manifest.json``, which names them. Every file's name carries the hash of
+its content, so its URL, ``/static/dist/<file>``, never changes content and is cached for
+a year, immutable. The manifest's ``version`` (a hash of every file's name) names the set: the
+service worker's cache (app/pwa.py).
 
-URLs with the current hash never change content and are cached for a year, immutable;
-anything else under ``/static`` (plain paths, or a hash from before a deploy) is served
-from the current tree with ``no-cache``, so a browser revalidates it by ETag.
+A page names its bundle (``page_bundle``: ``game-<game>``, ``replay-<game>``, ``lobby`` …)
+and gets its stylesheet, its script and the chunks that script imports (preloaded, so the
+browser asks for them all at once, not one import after another).
 
-Under the current hash, files are also built once per process, in memory: scripts and
-styles minified (rjsmin, rcssmin: comments and spaces go, a quarter of a page's weight),
-and each game page gets its own slice of the catalog, ``i18n/<lang>/<game>.json``: every
-key but the other games' and the lobby's. Plain ``/static/<path>`` serves the files as
-written, for reading and debugging.
+Anything else under ``/static`` is the source tree as written (``/static/js/core/api.js``,
+for reading, debugging, and tests that import one module), served with ``no-cache`` so a
+browser revalidates it by ETag.
 
-A stylesheet is written as a folder of parts, one per component (``css/site/`` holds
-``01-tokens.css`` … ``18-quick-pairing.css``), and served as one file, ``css/site.css``: the
-parts concatenated in name order, which is the cascade's order. One file, not a ``<link>``
-per part, because a page would otherwise ask for some twenty stylesheets before it can paint;
-and concatenation, not ``@import``, because imports load one after another. Plain
-``/static/css/site.css`` serves the same concatenation unminified.
+Without a manifest the server does not start: it would serve pages without scripts.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import os
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-import rcssmin
-import rjsmin
 from starlette.datastructures import Headers
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+ROOT = Path(__file__).resolve().parent.parent
+STATIC_DIR = ROOT / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
-VERSIONED = "v/"
-BUILD = b"rjsmin+rcssmin+catalog-slices+css-bundles/2"  # change when the build changes output
-MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
-MEDIA_TYPES = {
-    ".js": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".json": "application/json",
-}
-PAGE_ONLY_KEYS = ("lobby.",)  # words that only the lobby shows
+BUILT = "dist/"  # /static/dist/<file>: the build's files
+PACKED = (("br", ".br"), ("gzip", ".gz"))  # the build's compressed forms, the best first
+ASSETS_ENV = "NOOK_ASSETS"  # the build's folder, when not static/dist (build.mjs reads it too)
 
 
-def tree_hash(directory: Path) -> str:
-    """A short hash of the build and of every file's path and bytes under ``directory``."""
-    digest = hashlib.sha256(BUILD)
-    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(directory).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
+class AssetsMissing(RuntimeError):
+    """The front end was not built (or not where the server looks)."""
+
+
+def assets_dir() -> Path:
+    named = os.environ.get(ASSETS_ENV)
+    return (ROOT / named).resolve() if named else STATIC_DIR / "dist"
+
+
+@dataclass(frozen=True)
+class PageAssets:
+    """What a page links: its stylesheet, its script and the chunks the script imports."""
+
+    css: str
+    js: str | None
+    preload: tuple[str, ...]
 
 
 class Assets:
-    """The static tree's version and the URLs that carry it."""
+    """The build's manifest: the set's version and each page's and file's URL."""
 
-    def __init__(self, directory: Path = STATIC_DIR) -> None:
-        self.directory = directory
-        self.version = tree_hash(directory)
-        self.bundles = stylesheet_bundles(directory / "css")
-        bundled = {path: rcssmin.cssmin(text).encode() for path, text in self.bundles.items()}
-        self.built = {**minified(directory), **bundled, **catalog_slices(directory / "i18n")}
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory or assets_dir()
+        path = self.directory / "manifest.json"
+        try:
+            manifest: dict[str, Any] = json.loads(path.read_text("utf-8"))
+        except FileNotFoundError:
+            raise AssetsMissing(
+                f"{path} is missing: the front end is not built. Run `make build` "
+                "(npm ci && node build.mjs, Node.js 18 or later) before starting the server."
+            ) from None
+        self.version: str = manifest["version"]
+        self.files: dict[str, str] = manifest["files"]
+        self.bundle: list[str] = manifest["bundle"]
+        self.pages = {
+            name: PageAssets(
+                css=self.built_url(page["css"]),
+                js=self.built_url(page["js"]) if page.get("js") else None,
+                preload=tuple(self.built_url(chunk) for chunk in page.get("preload", ())),
+            )
+            for name, page in manifest["pages"].items()
+        }
+        missing = [file for file in self.bundle if not (self.directory / file).is_file()]
+        if missing:
+            raise AssetsMissing(f"{path} names files that are not there: {missing[:3]}")
+
+    @staticmethod
+    def built_url(file: str) -> str:
+        return f"/static/{BUILT}{file}"
 
     def url(self, path: str) -> str:
-        """The immutable URL of ``path`` (relative to the static directory)."""
-        return f"/static/{VERSIONED}{self.version}/{path.lstrip('/')}"
+        """The immutable URL of a copied file (``icons/icon-192.png``, ``i18n/en.json``)."""
+        return self.built_url(self.files[path.lstrip("/")])
 
-    def catalog_url(self, lang: str, game: str | None = None) -> str:
-        """The page's words: a game's slice of the catalog, or the whole of it."""
-        sliced = f"i18n/{lang}/{game}.json"
-        return self.url(sliced if game and sliced in self.built else f"i18n/{lang}.json")
+    def catalog_url(self, lang: str, bundle: str | None = None) -> str:
+        """The words of a page (of bundle ``bundle``): a game's slice of the catalog for its
+        play page (``game-<game>``) or its replay page (``replay-<game>``), else the whole."""
+        kind, _, game = (bundle or "").partition("-")
+        name = {"game": game, "replay": f"{game}.replay"}.get(kind)
+        sliced = f"i18n/{lang}/{name}.json"
+        return self.url(sliced if name and sliced in self.files else f"i18n/{lang}.json")
 
-
-def minified(directory: Path) -> dict[str, bytes]:
-    """Every script and style, minified, by path relative to ``directory``."""
-    built = {}
-    for path in directory.rglob("*"):
-        minify = MINIFIERS.get(path.suffix)
-        if minify and path.is_file():
-            text = minify(path.read_text("utf-8"))
-            built[path.relative_to(directory).as_posix()] = text.encode()
-    return built
+    def page(self, name: str) -> PageAssets:
+        """A page's bundle; a game without one of its own (packaged outside this
+        repository) gets the game page's shared one (``game``, ``replay``)."""
+        return self.pages.get(name) or self.pages[name.partition("-")[0]]
 
 
-def stylesheet_bundles(directory: Path) -> dict[str, str]:
-    """``css/<name>.css``: the parts in ``css/<name>/``, concatenated in name order."""
-    bundles = {}
-    for folder in sorted(p for p in directory.iterdir() if p.is_dir()):
-        if (directory / f"{folder.name}.css").exists():  # two sources for one URL
-            raise ValueError(f"css/{folder.name}.css is both a file and a folder of parts")
-        parts = sorted(folder.glob("*.css"))
-        if parts:
-            text = "\n".join(part.read_text("utf-8") for part in parts)
-            bundles[f"css/{folder.name}.css"] = text
-    return bundles
-
-
-def catalog_slices(directory: Path) -> dict[str, bytes]:
-    """``i18n/<lang>/<game>.json``: a language's catalog without the other games' words
-    and the lobby's (a game page needs a third of the catalog)."""
-    built = {}
-    for path in directory.glob("*.json"):
-        words: dict[str, str] = json.loads(path.read_text("utf-8"))
-        games = {key.split(".")[1] for key in words if key.startswith("games.")}
-        for game in games:
-            others = tuple(f"games.{other}." for other in games - {game})
-            kept = {k: v for k, v in words.items() if not k.startswith(others + PAGE_ONLY_KEYS)}
-            text = json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
-            built[f"i18n/{path.stem}/{game}.json"] = text.encode()
-    return built
+def page_bundle(template: str, game: str | None) -> str:
+    """The bundle of a page rendered from ``template``: ``game-<game>`` for a game's play
+    page, ``replay-<game>`` for its replay page, else the template's name (``lobby``)."""
+    name = template.removesuffix(".html")
+    if name == "replay" or name.endswith(".replay"):
+        return f"replay-{game}"
+    if name.startswith("games/"):
+        return f"game-{game}"
+    return name
 
 
 @lru_cache
 def site_assets() -> Assets:
-    """The site's static tree, hashed once per process."""
+    """The site's build, read once per process."""
     return Assets()
 
 
 class StaticTree(StaticFiles):
-    """``/static``: versioned paths cached for good, the rest revalidated."""
+    """``/static``: the build's files cached for good, the sources revalidated."""
 
     def __init__(self, assets: Assets) -> None:
-        super().__init__(directory=assets.directory)
+        super().__init__(directory=STATIC_DIR)
         self.assets = assets
+        self.built = StaticFiles(directory=assets.directory)
 
     async def get_response(self, path: str, scope: Scope) -> Response:
-        cache = REVALIDATE
-        if path.startswith(VERSIONED):
-            version, _, path = path[len(VERSIONED) :].partition("/")
-            if version == self.assets.version:
-                cache = IMMUTABLE
-                built = self.assets.built.get(path)
-                if built is not None:
-                    media_type = MEDIA_TYPES[Path(path).suffix]
-                    return Response(built, media_type=media_type, headers={"cache-control": cache})
-        bundle = self.assets.bundles.get(path)
-        if bundle is not None and scope["method"] in ("GET", "HEAD"):
-            return bundle_response(bundle, cache, Headers(scope=scope))
-        response = await super().get_response(path, scope)
+        if path.startswith(BUILT):
+            response = await self.built.get_response(path[len(BUILT) :], scope)
+            cache = REVALIDATE if path == f"{BUILT}manifest.json" else IMMUTABLE
+            if isinstance(response, FileResponse) and response.status_code == 200:
+                response = self.packed(response, Headers(scope=scope))
+                if cache == IMMUTABLE:  # never revalidated: its validators are bytes for nothing
+                    del response.headers["etag"], response.headers["last-modified"]
+        else:
+            response = await super().get_response(path, scope)
+            cache = REVALIDATE
         if response.status_code in (200, 304):
             response.headers["Cache-Control"] = cache
         return response
 
+    def packed(self, response: FileResponse, request: Headers) -> FileResponse:
+        """The build's compressed form of a file (``<file>.br``, ``.gz``) the browser takes,
+        made once by build.mjs at the best level: nothing is compressed per request."""
+        packed = [(name, Path(f"{response.path}{suffix}")) for name, suffix in PACKED]
+        packed = [(name, path) for name, path in packed if path.is_file()]
+        if not packed:
+            return response
+        taken = accepted_encodings(request.get("accept-encoding", ""))
+        for name, path in packed:
+            if name in taken:
+                headers = {"content-encoding": name, "vary": "Accept-Encoding"}
+                kind = response.media_type
+                return FileResponse(path, media_type=kind, headers=headers, stat_result=path.stat())
+        return response  # as built (app/main.py's GZipMiddleware adds its Vary)
 
-def bundle_response(text: str, cache: str, request_headers: Headers) -> Response:
-    """A stylesheet bundle as written, revalidated by an ETag of its bytes (it has no file
-    of its own whose size and time StaticFiles could use)."""
-    body = text.encode()
-    etag = f'"{hashlib.sha256(body).hexdigest()[:16]}"'
-    headers = {"cache-control": cache, "etag": etag}
-    if etag in request_headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    return Response(body, media_type=MEDIA_TYPES[".css"], headers=headers)
+
+def accepted_encodings(header: str) -> set[str]:
+    """The codings an ``Accept-Encoding`` header takes (those not refused with ``q=0``)."""
+    taken = set()
+    for item in header.split(","):
+        name, _, params = item.strip().partition(";")
+        if params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
+            taken.add(name.strip().lower())
+    return taken

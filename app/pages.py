@@ -3,6 +3,7 @@ shell; canvas draws games)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 
 from app.api.ratings import pool_of, pools_by_speed
-from app.assets import site_assets
+from app.assets import page_bundle, site_assets
 from app.errors import AppError
 from app.fair_play import BOARD_RULES
 from app.game_pages import GamePackages
@@ -30,9 +31,12 @@ templates = Jinja2Templates(
         autoescape=select_autoescape(),
     )
 )
-# {{ static("js/shell.js") }}: the file's immutable URL (see app/assets.py).
+# {{ static("icons/icon-192.png") }}: a built file's immutable URL; {{ bundle("review") }}:
+# a page's stylesheet, script and chunks (see app/assets.py).
 templates.env.globals["static"] = lambda path: site_assets().url(path)
-templates.env.globals["catalog_url"] = lambda lang, game=None: site_assets().catalog_url(lang, game)
+templates.env.globals["bundle"] = lambda name: site_assets().page(name)
+templates.env.globals["assets_version"] = lambda: site_assets().version
+templates.env.globals["catalog_url"] = lambda lang, bundle: site_assets().catalog_url(lang, bundle)
 
 router = APIRouter(include_in_schema=False)
 
@@ -61,10 +65,24 @@ def render(
         "languages": LANGUAGES,
         "t": Translator(lang),
         "page_json": script_json(page),
+        "page_bundle": page_bundle(template, page.get("game")),
         **page,
         **(template_only or {}),
     }
-    return templates.TemplateResponse(request, template, context, status_code=status)
+    response = templates.TemplateResponse(request, template, context, status_code=status)
+    return revalidated(request, response)
+
+
+def revalidated(request: Request, page: HTMLResponse) -> HTMLResponse:
+    """A page with the ETag of its bytes, answered 304 when the browser holds the same page
+    (a reload: its files come from the cache, and the page itself costs no body)."""
+    if page.status_code != 200:
+        return page
+    etag = f'W/"{hashlib.sha256(page.body).hexdigest()[:20]}"'
+    page.headers["etag"] = etag
+    if etag in request.headers.get("if-none-match", ""):
+        return HTMLResponse(status_code=304, headers={"etag": etag})
+    return page
 
 
 def know_games(request: Request) -> None:

@@ -1,14 +1,14 @@
 """The installable app: the web app manifest, the service worker and the offline page.
 
 ``/sw.js`` is ``static/js/sw.js`` (the worker's code) after one line that tells it what
-to keep: the cache's name (``nook-<assets version>``, so a deploy gets a cache of its own
-and the old one is deleted when the new worker takes over), the shell to precache (every
-content-hashed static file but the other languages' catalogs, and ``/offline``), and the
-player's language. It lives at the root, so its scope is the whole site without a
-``Service-Worker-Allowed`` header. A page registers ``/sw.js?lang=<its language>``, so
-a player who changes language gets a worker (and a cache) of that language. It is never
-cached by HTTP: a browser checks it on every navigation and a new deploy's bytes start
-the update (docs/pwa.md).
+to keep: the cache's name (``nook-<build version>``, so a deploy gets a cache of its own
+and the old one is deleted when the new worker takes over), the shell to precache (the
+build's files of that version, static/dist/manifest.json, but the other languages'
+catalogs, and ``/offline``), and the player's language. It lives at the root, so its
+scope is the whole site without a ``Service-Worker-Allowed`` header. A page registers
+``/sw.js?lang=<its language>``, so a player who changes language gets a worker (and a
+cache) of that language. It is never cached by HTTP: a browser checks it on every
+navigation and a new deploy's bytes start the update (docs/pwa.md).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app import pages
-from app.assets import Assets, site_assets
+from app.assets import STATIC_DIR, Assets, site_assets
 from app.i18n import LANGUAGES, Translator, negotiate
 
 router = APIRouter(include_in_schema=False)
@@ -75,19 +75,17 @@ def manifest(assets: Assets, lang: str, theme: str | None, games: list[str]) -> 
 
 
 def shell(assets: Assets, lang: str) -> list[str]:
-    """What the worker precaches: every hashed static file a page of this language may
-    ask for (the style parts only as their bundles; no other language's catalog; not the
-    worker itself), and the offline page."""
-    paths = {path for path in assets.built if not (path.startswith("css/") and path.count("/") > 1)}
-    for path in assets.directory.rglob("*"):
-        relative = path.relative_to(assets.directory).as_posix()
-        if path.is_file() and not relative.startswith(("css/", "i18n/")):
-            paths.add(relative)
-    paths.discard(WORKER_SOURCE)
-    paths.add(f"i18n/{lang}.json")  # the whole catalog (the lobby's and /me's)
+    """What the worker precaches: the build's files of its version (static/dist/manifest.json:
+    every page's script, chunks and stylesheet, the icons), of the catalogs only this
+    language's (the whole one and each game's slice), and the offline page."""
     catalogs = (f"i18n/{lang}.json", f"i18n/{lang}/")
-    kept = sorted(p for p in paths if not p.startswith("i18n/") or p.startswith(catalogs))
-    return [offline_url(lang), *(assets.url(path) for path in kept)]
+    others = {
+        built
+        for source, built in assets.files.items()
+        if source.startswith("i18n/") and not source.startswith(catalogs)
+    }
+    kept = [assets.built_url(file) for file in assets.bundle if file not in others]
+    return [offline_url(lang), *kept]
 
 
 def offline_url(lang: str) -> str:
@@ -101,9 +99,10 @@ def worker_script(assets: Assets, lang: str) -> str:
         "version": assets.version,
         "lang": lang,
         "offline": offline_url(lang),
+        "icon": assets.url("icons/icon-192.png"),
         "shell": shell(assets, lang),
     }
-    source = (assets.directory / WORKER_SOURCE).read_text("utf-8")
+    source = (STATIC_DIR / WORKER_SOURCE).read_text("utf-8")
     return f"self.NOOK = {json.dumps(config, separators=(',', ':'))};\n{source}"
 
 

@@ -74,7 +74,7 @@ def wait_until_up(
             output = log.read_text(errors="replace")
             raise RuntimeError(f"uvicorn exited with {process.returncode}:\n{output}")
         try:
-            with urllib.request.urlopen(f"{base_url}/static/css/site.css", timeout=1) as response:
+            with urllib.request.urlopen(f"{base_url}/static/favicon.svg", timeout=1) as response:
                 if response.status == 200:
                     return
         except (urllib.error.URLError, OSError):

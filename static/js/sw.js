@@ -1,13 +1,14 @@
 /**
  * sw — the service worker, served as /sw.js (app/pwa.py puts `self.NOOK` before this:
- * {cache, prefix, version, lang, offline, shell}).
+ * {cache, prefix, version, lang, offline, icon, shell}).
  *
- * - install: the shell (every content-hashed static file of the player's language and the
- *   offline page) goes into one cache named after the assets' version, all or nothing.
+ * - install: the shell (the build's files of its version, static/dist/manifest.json, with
+ *   the catalogs of the player's language only, and the offline page) goes into one cache
+ *   named after the build's version, all or nothing.
  * - activate: every other cache of ours is deleted, so two versions never meet.
  *   A new worker waits until a page of its own version asks it to take over
  *   ({type: "activate", version}), so a page loaded from the old files keeps them.
- * - fetch: /static/v/<hash>/… cache first (the URL never changes content); pages network
+ * - fetch: /static/dist/… cache first (a file's name carries its content's hash); pages network
  *   first, kept in the version's cache, the kept copy when the network fails, else the
  *   offline page; /api/ and /ws/ never touch the cache. A transfer link's page
  *   (/me?code=…: a code, and the name of the player it would make this browser) is
@@ -16,7 +17,8 @@
  */
 
 const CONFIG = self.NOOK;
-const HASHED = '/static/v/';
+const HASHED = '/static/dist/';
+const SHELL = new Set(CONFIG.shell);
 const PAGES_KEPT = 60; // pages kept for offline use, the oldest dropped first
 
 /** A page that must never be kept: what it shows is a secret for a moment. */
@@ -73,7 +75,7 @@ async function cacheFirst(request) {
   if (kept) return kept;
   const response = await fetch(request);
   // Only this version's files: an older page's leftovers would mix two versions later.
-  if (response.ok && request.url.includes(`${HASHED}${CONFIG.version}/`)) {
+  if (response.ok && SHELL.has(new URL(request.url).pathname)) {
     await cache.put(request, response.clone());
   }
   return response;
@@ -137,7 +139,7 @@ self.addEventListener('push', (event) => {
       body: notice.body || '',
       tag: notice.game_id || notice.type,
       renotify: true,
-      icon: CONFIG.shell.find((url) => url.endsWith('/icons/icon-192.png')),
+      icon: CONFIG.icon,
       data: { url: notice.url || '/', game_id: notice.game_id },
     }),
   );

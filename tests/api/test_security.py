@@ -5,19 +5,19 @@ response. (Starting the real server without SECRET: tests/api/test_startup.py.)"
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import rjsmin
 from fastapi import Request
 from fastapi.responses import PlainTextResponse
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from app.assets import STATIC_DIR, site_assets
+from app.assets import STATIC_DIR, Assets, AssetsMissing, site_assets
 from app.config import MissingSecret, Settings, startup_secret
 from app.errors import AppError
 from app.i18n import catalog
@@ -261,7 +261,7 @@ def test_every_response_carries_the_security_headers(site: Any) -> None:
     client = site()
     responses = {
         "page": client.get("/"),
-        "static": client.get("/static/css/site.css"),
+        "static": client.get("/static/css/me.css"),
         "not_found": client.get("/api/games/nope"),
         "too_large": client.post("/api/games", content=b"x" * (70 * 1024)),
         "too_large_chunked": client.post(
@@ -293,36 +293,61 @@ def test_every_response_carries_the_security_headers(site: Any) -> None:
     assert_security_headers(client.get("/static/favicon.svg"))  # an SVG can be a document
 
 
-def test_static_urls_carry_the_tree_hash_and_are_immutable(site: Any) -> None:
+def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
+    """A page names the build's files (build.mjs, static/dist/manifest.json): each name
+    carries its content's hash and is cached for good; the sources stay readable as
+    written, revalidated."""
     client = site()
-    version = site_assets().version
+    assets = site_assets()
     page = client.get("/play/pairs").text
-    assert f'src="/static/v/{version}/js/games/pairs/main.js"' in page
-    assert f'href="/static/v/{version}/i18n/en/pairs.json"' in page
+    pairs = assets.page("game-pairs")
+    assert pairs.js and re.fullmatch(r"/static/dist/js/games-pairs-\w{8}\.js", pairs.js)
+    assert f'<script type="module" src="{pairs.js}">' in page
+    for chunk in pairs.preload:  # the chunks it imports, asked for at once
+        assert f'<link rel="modulepreload" href="{chunk}">' in page
+    catalog_url = assets.url("i18n/en/pairs.json")
+    assert re.fullmatch(r"/static/dist/i18n/en/pairs-\w{10}\.json", catalog_url)
+    assert f'href="{catalog_url}"' in page
     assert "i18n-catalog" not in page.replace("data-i18n-catalog", "")  # not inlined
-    source = (STATIC_DIR / "js" / "core" / "api.js").read_text("utf-8")
-    current = client.get(f"/static/v/{version}/js/core/api.js")
+    current = client.get(pairs.js)
     assert current.status_code == 200
     assert current.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert current.headers["content-type"] == "text/javascript; charset=utf-8"
-    assert current.text == rjsmin.jsmin(source) and len(current.text) < 0.8 * len(source)
-    assert client.get("/static/js/core/api.js").text == source  # as written, for reading
-    # A game page's words: its own and the shared ones, not the other games' or the lobby's.
-    words = client.get(f"/static/v/{version}/i18n/ru/pairs.json").json()
+    assert current.text.rstrip().endswith(f"//# sourceMappingURL={pairs.js.rsplit('/', 1)[1]}.map")
+    source = (STATIC_DIR / "js" / "games" / "pairs" / "main.js").read_text("utf-8")
+    assert len(current.text) < len(source) * 8  # one bundle: the game's modules, minified
+    assert client.get(f"{pairs.js}.map").status_code == 200
+    plain = client.get("/static/js/core/api.js")
+    assert plain.text == (STATIC_DIR / "js" / "core" / "api.js").read_text("utf-8")
+    assert plain.headers["cache-control"] == "no-cache"  # as written, for reading
+    # A game page's words: its own and the shared ones, not the other games', nor the
+    # lobby's, /me's or the offline page's; its replay page's add the replay's.
+    words = client.get(assets.url("i18n/ru/pairs.json")).json()
+    replay_words = client.get(assets.url("i18n/ru/pairs.replay.json")).json()
     whole = catalog("ru")
-    assert words == {
-        key: text
-        for key, text in whole.items()
-        if not key.startswith(("games.blocks.", "games.triangles.", "lobby."))
-    }
-    assert "games.pairs.title" in words and "common.new_game" in words
-    assert f'href="/static/v/{version}/i18n/en.json"' in client.get("/").text  # the lobby: all
-    # A page from before a deploy names an older tree: served, but revalidated.
-    older = client.get("/static/v/000000000000/js/core/api.js")
-    assert older.status_code == 200 and older.headers["cache-control"] == "no-cache"
-    assert client.get("/static/js/core/api.js").headers["cache-control"] == "no-cache"
-    assert client.get(f"/static/v/{version}/js/nope.js").status_code == 404
-    assert client.get(f"/static/v/{version}/../app/main.py").status_code == 404
+    others = ("games.blocks.", "games.triangles.", "lobby.", "me.", "push.", "offline.")
+    assert replay_words == {k: text for k, text in whole.items() if not k.startswith(others)}
+    assert words == {k: text for k, text in replay_words.items() if not k.startswith("replay.")}
+    assert "games.pairs.title" in words and "common.new_game" in words and "error.busy" in words
+    assert f'href="{assets.url("i18n/en.json")}"' in client.get("/").text  # the lobby: all
+    assert client.get("/static/dist/js/nope-AAAAAAAA.js").status_code == 404
+    assert client.get("/static/dist/../../app/main.py").status_code == 404
+
+
+def test_a_page_reloaded_unchanged_is_answered_304(site: Any) -> None:
+    """A page carries the ETag of its bytes: a reload of the same page costs no body."""
+    client = site()
+    first = client.get("/play/pairs")
+    etag = first.headers["etag"]
+    assert first.status_code == 200 and etag.startswith('W/"')
+    again = client.get("/play/pairs", headers={"if-none-match": etag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+    assert client.get("/", headers={"if-none-match": etag}).status_code == 200  # another page
+
+
+def test_the_server_does_not_start_without_the_build(tmp_path: Path) -> None:
+    with pytest.raises(AssetsMissing, match="the front end is not built. Run `make build`"):
+        Assets(tmp_path)
 
 
 def test_settings_read_their_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:

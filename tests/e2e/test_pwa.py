@@ -11,14 +11,17 @@ belongs to one origin, and the deploy test restarts the server on the same one).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import expect
@@ -28,8 +31,8 @@ from tests.servers import free_port, migrate, start_app, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path("/tmp/pwa-shots")
-DEPLOY_PROBE = ROOT / "static" / "deploy-probe.txt"
-VERSION_OF_PAGE = "() => document.querySelector('link[rel=stylesheet]').href.split('/')[5]"
+DEPLOY_PROBE = ROOT / "static" / "css" / "site" / "99-deploy-probe.css"
+VERSION_OF_PAGE = "() => document.documentElement.dataset.assets"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 CACHES = "() => caches.keys()"
 # Waits (on the page, up to 20 s) until the caches are exactly [name]; returns them.
@@ -143,8 +146,17 @@ def test_the_worker_takes_control_and_precaches_the_shell_of_the_players_languag
         f"nook-{version}",
     )
     assert "/offline?lang=fr" in kept
-    assert f"/static/v/{version}/i18n/fr.json" in kept
-    assert f"/static/v/{version}/js/shell.js" in kept
+    own = page.evaluate(
+        """() => [...document.querySelectorAll(
+                   'link[rel=stylesheet], link[rel=modulepreload], link[data-i18n-catalog], '
+                   + 'script[src]',
+                 )].map((e) => new URL(e.href || e.src).pathname)"""
+    )
+    assert len(own) >= 4 and any("/i18n/fr-" in path for path in own)
+    assert set(own) <= set(kept)  # the page's stylesheet, scripts and French words
+    shell = page.evaluate("async () => (await fetch('/sw.js?lang=fr')).text()")
+    precached = json.loads(shell.split(" = ", 1)[1].split(";\n", 1)[0])["shell"]
+    assert set(kept) - {"/"} == set(precached)  # the worker's shell, and the page it claimed
     assert not any("/i18n/ru" in path or "/i18n/en" in path for path in kept)
     context.close()
 
@@ -247,15 +259,19 @@ def test_notifications_ask_only_when_turned_on_and_say_when_refused(
 
 
 def test_a_deploy_replaces_the_old_version_and_deletes_its_cache(
-    browser: Any, server: Server
+    browser: Any, server: Server, tmp_path: Path
 ) -> None:
     context = context_for(browser, server, phone=False)
     page = controlled_page(context, "/")
     old = page.evaluate(VERSION_OF_PAGE)
     assert page.evaluate(CACHES) == [f"nook-{old}"]
     server.stop()
-    DEPLOY_PROBE.write_text("a file of the next deploy\n")  # a new static tree: a new version
+    # The next deploy: a changed stylesheet, built anew (build.mjs) into a folder of its own.
+    DEPLOY_PROBE.write_text(".deploy-probe { color: red; }\n")
     try:
+        build = {**server.env, "NOOK_ASSETS": str(tmp_path / "dist")}
+        subprocess.run(["node", "build.mjs"], cwd=ROOT, env=build, check=True)
+        server.env = build
         server.start()
         page.reload()
         new = page.evaluate(VERSION_OF_PAGE)
@@ -264,9 +280,10 @@ def test_a_deploy_replaces_the_old_version_and_deletes_its_cache(
         served = page.evaluate("async () => (await fetch('/sw.js?lang=en')).text()")
         assert served.startswith(f'self.NOOK = {{"cache":"nook-{new}","prefix":"nook-"')
         # Every file the page loaded is of the new version: nothing mixed.
+        shell = json.loads(served.split(" = ", 1)[1].split(";\n", 1)[0])["shell"]
         urls = page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
-        versions = {m.group(1) for url in urls if (m := re.search(r"/static/v/(\w+)/", url))}
-        assert versions == {new}
+        loaded = {path for url in urls if (path := urlparse(url).path).startswith("/static/")}
+        assert loaded and loaded <= set(shell)
     finally:
         DEPLOY_PROBE.unlink(missing_ok=True)
     context.close()

@@ -144,7 +144,7 @@ def wait_for_nginx(process: subprocess.Popen[bytes], base_url: str, log: Path) -
         if process.poll() is not None:
             raise RuntimeError(f"nginx exited with {process.returncode}:\n{log.read_text()}")
         try:
-            if httpx.get(f"{base_url}/static/css/site.css", timeout=1).status_code == 200:
+            if httpx.get(f"{base_url}/static/css/me.css", timeout=1).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
@@ -290,13 +290,13 @@ def test_proxy_compresses_caches_limits_and_reports_the_scheme(stack: Stack) -> 
     with httpx.Client(base_url=stack.base_url, timeout=10) as client:
         page = client.get("/", headers={"accept-encoding": "gzip"})
         assert page.headers["content-encoding"] == "gzip"
-        versioned = re.search(r'href="(/static/v/[0-9a-f]+/css/site\.css)"', page.text)
+        versioned = re.search(r'href="(/static/dist/css/lobby-\w+\.css)"', page.text)
         assert versioned, page.text[:2000]
         css = client.get(versioned.group(1), headers={"accept-encoding": "gzip"})
         assert css.status_code == 200 and css.headers["content-encoding"] == "gzip"
         assert css.headers["cache-control"] == "public, max-age=31536000, immutable"
         assert "set-cookie" not in css.headers
-        plain = client.get("/static/css/site.css")
+        plain = client.get("/static/css/me.css")
         assert plain.headers["cache-control"] == "no-cache"
         for name, value in SECURITY_HEADERS.items():  # once each, as the app sent them
             assert page.headers.get_list(name) == [value]
@@ -401,7 +401,7 @@ def test_slow_clients_do_not_stop_normal_requests(stack: Stack) -> None:
 
         timings = []
         for index in range(NORMAL_REQUESTS):  # a new connection each, like new visitors
-            path = "/api/catalog" if index % 2 else "/static/css/site.css"
+            path = "/api/catalog" if index % 2 else "/static/css/me.css"
             started = time.monotonic()
             visitor = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=5)
             try:

@@ -5,10 +5,10 @@
  * address changes (history.replaceState) asks the worker to keep the new address too.
  *
  *   registerWorker() → Promise<ServiceWorkerRegistration | null>
- *   pageVersion      the assets' version this page was loaded with (from its own URL)
+ *   pageVersion      the version of the build this page was loaded with (<html data-assets>)
  */
 
-export const pageVersion = new URL(import.meta.url).pathname.split('/')[3] || '';
+export const pageVersion = document.documentElement.dataset.assets || '';
 
 function adoptWaiting(registration) {
   registration.waiting?.postMessage({ type: 'activate', version: pageVersion });

@@ -1,0 +1,220 @@
+// The front-end build: `node build.mjs` (or `npm run build`) bundles static/ into
+// static/dist/ (NOOK_ASSETS overrides the folder) and writes static/dist/manifest.json,
+// which the server reads at start (app/assets.py). See docs/architecture.md, "Assets".
+//
+// - one script per page (esbuild, ES modules, minified, source maps): shell.js and the
+//   page's own module; code two pages share is split into chunks (splitting), loaded by
+//   the entry's imports and named in the manifest for <link rel=modulepreload>;
+// - one stylesheet per page: the site's shared parts (static/css/site/NN-*.css, in name
+//   order, the cascade's) and the parts of that page alone (PAGES below), so no page
+//   carries another page's styles;
+// - the catalogs: each language whole (the lobby, /me) and two slices per game: its words
+//   and the shared ones, without the other games', nor those of the lobby, /me or the
+//   offline page (PAGE_ONLY_KEYS), for its play page, and with the replay's for its replay;
+// - the icons, copied;
+// - beside each script, stylesheet and catalog, its brotli and gzip forms (<file>.br, .gz).
+// Every file's name carries the hash of its content: its URL is cached for good.
+// The manifest's `version` is a hash of every file's name: the service worker's cache.
+
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import zlib from 'node:zlib';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const STATIC = path.join(ROOT, 'static');
+const OUT = path.resolve(ROOT, process.env.NOOK_ASSETS || path.join('static', 'dist'));
+const SITE_CSS = path.join(STATIC, 'css', 'site');
+const GAMES = readdirSync(path.join(STATIC, 'js', 'games')).sort();
+
+// Parts of static/css/site/ that only some pages show; every other part is every page's.
+const ONLY = {
+  '09-lobby.css': ['lobby', 'me'],
+  '10-not-found.css': ['not_found', 'offline'],
+  '11-game-page.css': ['game', 'replay'],
+  '17-end-card.css': ['game', 'replay'],
+  '18-quick-pairing.css': ['lobby'],
+  '19-leaderboard.css': ['leaderboard'],
+  '19-pwa.css': ['me', 'offline'],
+};
+
+/** A stylesheet's sources: a file, or a folder of parts joined in name order. */
+function sheet(name) {
+  const folder = path.join(STATIC, 'css', name);
+  try {
+    return readdirSync(folder).filter((file) => file.endsWith('.css')).sort().map((file) => path.join(folder, file));
+  } catch {
+    return [path.join(STATIC, 'css', `${name}.css`)];
+  }
+}
+
+function siteParts(kind) {
+  return readdirSync(SITE_CSS)
+    .filter((file) => file.endsWith('.css') && (!ONLY[file] || ONLY[file].includes(kind)))
+    .sort()
+    .map((file) => path.join(SITE_CSS, file));
+}
+
+// page → its module (besides shell.js) and its stylesheets, in cascade order.
+const PAGES = {
+  lobby: { js: 'lobby.js', css: siteParts('lobby') },
+  me: { js: 'me.js', css: [...siteParts('me'), ...sheet('me')] },
+  leaderboard: { js: null, css: siteParts('leaderboard') },
+  not_found: { js: null, css: siteParts('not_found') },
+  offline: { js: 'offline.js', css: siteParts('offline') },
+  review: { css: sheet('review'), only: 'css' }, // added to a replay page when it has a review
+  // A game served without a bundle of its own (one packaged outside this repository).
+  game: { js: null, css: siteParts('game') },
+  replay: { js: 'replay.js', css: [...siteParts('replay'), ...sheet('replay')] },
+};
+for (const game of GAMES) {
+  PAGES[`game-${game}`] = { js: `games/${game}/main.js`, css: [...siteParts('game'), ...sheet(game)] };
+  PAGES[`replay-${game}`] = { js: 'replay.js', css: [...siteParts('replay'), ...sheet(game), ...sheet('replay')] };
+}
+
+const hash = (bytes) => createHash('sha256').update(bytes).digest('base64url').replace(/[-_]/g, '').slice(0, 10);
+
+/** Entries are virtual modules (page:js:<name>, page:css:<name>) importing their sources. */
+const pagesPlugin = {
+  name: 'pages',
+  setup(build) {
+    build.onResolve({ filter: /^page:/ }, (args) => ({ path: args.path, namespace: 'page' }));
+    build.onLoad({ filter: /.*/, namespace: 'page' }, (args) => {
+      const [, kind, name] = args.path.split(':');
+      const page = PAGES[name];
+      const sources = kind === 'js' ? ['shell.js', ...(page.js ? [page.js] : [])].map((js) => path.join(STATIC, 'js', js)) : page.css;
+      const line = kind === 'js' ? (file) => `import ${JSON.stringify(file)};` : (file) => `@import ${JSON.stringify(file)};`;
+      return { contents: sources.map(line).join('\n'), loader: kind, resolveDir: STATIC };
+    });
+  },
+};
+
+// One JS entry per distinct module list (the replay pages share one), one CSS entry per page.
+// Scripts are built in groups, each with its own shared chunks: the game pages, the replay
+// page, the other pages. One build for all would cut the shared code by every subset of
+// pages that uses it (nine chunks on a game page); a page only ever loads one group's files.
+const groupOf = (name) => (name.startsWith('game-') ? 'games' : name.startsWith('replay') ? 'replay' : 'site');
+const jsEntries = {}; // entry key → page name
+const groups = {}; // group → entry keys
+for (const [name, page] of Object.entries(PAGES)) {
+  if (page.only === 'css') continue;
+  const key = page.js ? page.js.replace(/\.js$/, '').replaceAll('/', '-').replace(/-main$/, '') : 'shell';
+  if (!(key in jsEntries)) {
+    jsEntries[key] = name;
+    (groups[groupOf(name)] ??= []).push(key);
+  }
+  page.script = key;
+}
+
+rmSync(OUT, { recursive: true, force: true });
+const common = {
+  bundle: true,
+  minify: true,
+  sourcemap: 'linked',
+  metafile: true,
+  outdir: OUT,
+  outbase: STATIC,
+  plugins: [pagesPlugin],
+  logLevel: 'warning',
+  legalComments: 'none',
+  charset: 'utf8',
+};
+const builds = [];
+for (const keys of Object.values(groups)) {
+  builds.push(
+    await esbuild.build({
+      ...common,
+      entryPoints: keys.map((key) => ({ in: `page:js:${jsEntries[key]}`, out: `js/${key}` })),
+      format: 'esm',
+      splitting: true,
+      entryNames: '[dir]/[name]-[hash]',
+      chunkNames: 'js/chunk-[hash]',
+    }),
+  );
+}
+builds.push(
+  await esbuild.build({
+    ...common,
+    entryPoints: Object.keys(PAGES).map((name) => ({ in: `page:css:${name}`, out: `css/${name}` })),
+    entryNames: '[dir]/[name]-[hash]',
+  }),
+);
+
+const relative = (file) => path.relative(OUT, path.resolve(ROOT, file)).split(path.sep).join('/');
+const outputs = Object.assign({}, ...builds.map((build) => build.metafile.outputs));
+const byEntry = {};
+for (const [file, output] of Object.entries(outputs)) {
+  if (output.entryPoint) byEntry[output.entryPoint] = file;
+}
+
+/** The chunks an entry imports statically, all the way down (modulepreload them). */
+function preloads(file, seen = new Set()) {
+  for (const imported of outputs[file].imports) {
+    if (imported.kind === 'import-statement' && !seen.has(imported.path)) {
+      seen.add(imported.path);
+      preloads(imported.path, seen);
+    }
+  }
+  return [...seen];
+}
+
+const manifest = { version: '', pages: {}, files: {}, bundle: [] };
+for (const [name, page] of Object.entries(PAGES)) {
+  const entry = { css: relative(byEntry[`page:page:css:${name}`]) };
+  if (page.script) {
+    const script = byEntry[`page:page:js:${jsEntries[page.script]}`];
+    entry.js = relative(script);
+    entry.preload = preloads(script).map(relative);
+  }
+  manifest.pages[name] = entry;
+}
+
+/** A file written under its content's hash: `<dir>/<stem>-<hash><ext>`. */
+function emit(source, bytes) {
+  const ext = path.extname(source);
+  const named = `${source.slice(0, -ext.length)}-${hash(bytes)}${ext}`;
+  mkdirSync(path.dirname(path.join(OUT, named)), { recursive: true });
+  writeFileSync(path.join(OUT, named), bytes);
+  manifest.files[source] = named;
+}
+
+for (const file of readdirSync(path.join(STATIC, 'icons')).sort()) {
+  emit(`icons/${file}`, readFileSync(path.join(STATIC, 'icons', file)));
+}
+
+// Words no game page shows: the lobby's, /me's, its notifications', the offline page's, and
+// (but on the game's replay page) the replay's.
+const PAGE_ONLY_KEYS = ['lobby.', 'me.', 'push.', 'offline.'];
+const REPLAY_KEYS = ['replay.'];
+for (const file of readdirSync(path.join(STATIC, 'i18n')).filter((name) => name.endsWith('.json')).sort()) {
+  const lang = file.slice(0, -'.json'.length);
+  const words = JSON.parse(readFileSync(path.join(STATIC, 'i18n', file), 'utf8'));
+  emit(`i18n/${lang}.json`, JSON.stringify(words));
+  const games = new Set(Object.keys(words).filter((key) => key.startsWith('games.')).map((key) => key.split('.')[1]));
+  for (const game of [...games].sort()) {
+    const others = [...games].filter((other) => other !== game).map((other) => `games.${other}.`);
+    const slice = (dropped) =>
+      JSON.stringify(Object.fromEntries(Object.entries(words).filter(([key]) => !dropped.some((prefix) => key.startsWith(prefix)))));
+    emit(`i18n/${lang}/${game}.json`, slice([...others, ...PAGE_ONLY_KEYS, ...REPLAY_KEYS]));
+    emit(`i18n/${lang}/${game}.replay.json`, slice([...others, ...PAGE_ONLY_KEYS]));
+  }
+}
+
+manifest.bundle = [
+  ...Object.keys(outputs).map(relative).filter((file) => !file.endsWith('.map')),
+  ...Object.values(manifest.files),
+].sort();
+manifest.version = hash(manifest.bundle.join('\n')).slice(0, 12);
+
+// Each text file also compressed, once and at the best level (the server sends the one the
+// browser takes): brotli a tenth smaller than gzip at the level a server compresses on the fly.
+for (const file of manifest.bundle.filter((name) => /\.(js|css|json)$/.test(name))) {
+  const bytes = readFileSync(path.join(OUT, file));
+  const quality = { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length };
+  writeFileSync(path.join(OUT, `${file}.br`), zlib.brotliCompressSync(bytes, { params: quality }));
+  writeFileSync(path.join(OUT, `${file}.gz`), zlib.gzipSync(bytes, { level: 9 }));
+}
+writeFileSync(path.join(OUT, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+console.log(`${path.relative(ROOT, OUT) || '.'}: ${manifest.bundle.length} files, version ${manifest.version}`);
