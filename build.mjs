@@ -180,6 +180,13 @@ function emit(source, bytes) {
   manifest.files[source] = named;
 }
 
+// Workers a page starts by URL (core/intl.js): minified and hashed; the page reads the URL
+// from <html data-intl-worker> (esbuild leaves `new URL(…, import.meta.url)` to the browser).
+for (const worker of ['js/core/intl-worker.js']) {
+  const { code } = await esbuild.transform(readFileSync(path.join(STATIC, worker), 'utf8'), { minify: true, loader: 'js' });
+  emit(worker, code);
+}
+
 for (const file of readdirSync(path.join(STATIC, 'icons')).sort()) {
   emit(`icons/${file}`, readFileSync(path.join(STATIC, 'icons', file)));
 }

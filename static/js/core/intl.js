@@ -23,7 +23,9 @@ export function intlReady() {
     };
     setTimeout(done, TIMEOUT_MS);
     try {
-      worker = new Worker(new URL('./intl-worker.js', import.meta.url), { name: lang() });
+      // the build's hashed copy (the page names it), or the source beside this module
+      const url = document.documentElement.dataset.intlWorker || new URL('./intl-worker.js', import.meta.url);
+      worker = new Worker(url, { name: lang() });
       worker.onmessage = done;
       worker.onerror = done;
     } catch {
