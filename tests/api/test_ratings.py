@@ -243,8 +243,15 @@ def test_leaderboard_page_opens_on_the_fastest_pool_with_players(
     assert client.get("/leaderboard/triangles?clock=2+2").status_code == 404
     for page in ("/", "/play/triangles"):
         assert 'href="/leaderboard/triangles"' in client.get(page).text, page
-    sheet = re.search(r'href="([^"]*/css/site[^"]*\.css)"', client.get("/").text)
-    assert sheet and ".leaderboard__table{" in client.get(sheet.group(1)).text
+    # the leaderboard's styles come with its page alone (each page has its own stylesheet)
+    sheets = {
+        page: re.search(r'<link rel="stylesheet" href="([^"]+\.css)"', client.get(page).text)
+        for page in ("/leaderboard/triangles", "/")
+    }
+    assert all(sheets.values()), sheets
+    styles = {page: client.get(found.group(1)).text for page, found in sheets.items() if found}
+    assert ".leaderboard__table{" in styles["/leaderboard/triangles"]
+    assert ".leaderboard__table" not in styles["/"]
 
 
 def test_stats_of_a_rated_variant_hold_the_rating_not_points(client: Any, alice_bob: Any) -> None:

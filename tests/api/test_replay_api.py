@@ -5,6 +5,7 @@ and the stored state, and its log is verified (and tampered with)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -374,7 +375,7 @@ def test_the_replay_page(alice_bob: Any, clock: FakeClock) -> None:
     page = bob.get(f"/replay/{created['id']}")
     assert page.status_code == 200
     assert 'data-game="pairs"' in page.text
-    assert "/js/replay.js\"" in page.text
+    assert re.search(r'<script type="module" src="/static/dist/js/replay-\w+\.js">', page.text)
     assert f'href="/g/{created["id"]}"' in page.text
     assert bob.get("/replay/no-such-game").status_code == 404
 
