@@ -3,7 +3,7 @@ out of the viewport, touch targets under 44 px, a word of a label, button, headi
 header broken over two lines (the lines a word's letters sit on, from Range.getClientRects;
 a break after a hyphen or a slash is a break between words). Inside an open modal dialog only the dialog
 counts (the page behind it is inert).
-   Used by tests/e2e/test_layout.py (page.evaluate). */
+   Used by tests/e2e/checks.py (page.evaluate). */
 (touch) => {
   const out = [];
   const vw = document.documentElement.clientWidth, vh = innerHeight;
