@@ -25,9 +25,21 @@ VIEWPORTS = {  # (width, height, touch)
 }
 AXE_VIEWPORTS = ("phone", "desktop")
 
-# (case, viewport, lang) → why it fails today: the product's fix makes it pass, and the
-# strict xfail then fails until its line here is removed.
-XFAIL: dict[tuple[str, str, str], str] = {}
+# (case, viewport, lang) → the layout problem the probe finds there today. Only the probe's
+# failure is expected (ProbeFailed): axe-core still fails the test. Strict: once the
+# product's fix makes it pass, the test fails until its line here is removed.
+SCORE_HIDDEN = "issue 36: sideways, the end card's body hides the score below its fold"
+REMATCH_HIDDEN = "issue 36: the online end card hides the rematch offer's buttons below its fold"
+XFAIL: dict[tuple[str, str, str], str] = {
+    **{("triangles-final", "landscape", lang): SCORE_HIDDEN for lang in LANGS},
+    **{("triangles-online-rematch", "landscape", lang): REMATCH_HIDDEN for lang in LANGS},
+    ("triangles-online-rematch", "phone", "ru"): REMATCH_HIDDEN,
+    ("triangles-online-rematch", "phone", "fr"): REMATCH_HIDDEN,
+}
+
+
+class ProbeFailed(AssertionError):
+    """The layout probe failed, and axe-core (where it ran) did not."""
 
 
 def matrix() -> Iterator[Any]:
@@ -35,8 +47,8 @@ def matrix() -> Iterator[Any]:
         for lang in LANGS:
             for name in CASES:
                 reason = XFAIL.get((name, viewport, lang))
-                marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-                yield pytest.param(name, viewport, lang, marks=marks,
+                xfail = pytest.mark.xfail(strict=True, raises=ProbeFailed, reason=reason)
+                yield pytest.param(name, viewport, lang, marks=[xfail] if reason else [],
                                    id=f"{name}-{viewport}-{lang}")
 
 
@@ -66,6 +78,8 @@ def test_layout_and_accessibility(page: Any, name: str, viewport: str, lang: str
     if viewport in AXE_VIEWPORTS:
         reports["axe-core"] = violations(page)
     failed = {check: found for check, found in reports.items() if found}
-    assert not failed, f"{name} {viewport} {lang}: {' and '.join(failed)} failed\n" + "\n".join(
-        f"{check}:\n  " + "\n  ".join(found) for check, found in failed.items()
-    )
+    if failed:
+        error = ProbeFailed if list(failed) == ["layout probe"] else AssertionError
+        raise error(f"{name} {viewport} {lang}: {' and '.join(failed)} failed\n" + "\n".join(
+            f"{check}:\n  " + "\n  ".join(found) for check, found in failed.items()
+        ))
