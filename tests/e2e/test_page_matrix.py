@@ -75,8 +75,8 @@ def page(browser: Any, server_url: str, viewport: str, lang: str) -> Iterator[An
 def test_layout_and_accessibility(page: Any, name: str, viewport: str, lang: str) -> None:
     CASES[name](page)
     page.evaluate("document.fonts.ready")
+    shot(page, f"layout-{name}-{viewport}-{lang}")  # settled first: the checks see the picture
     reports = {"layout probe": layout_problems(page, VIEWPORTS[viewport][2])}
-    shot(page, f"layout-{name}-{viewport}-{lang}")
     if viewport in AXE_VIEWPORTS:
         reports["axe-core"] = violations(page)
     failed = {check: found for check, found in reports.items() if found}
