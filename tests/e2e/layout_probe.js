@@ -1,9 +1,10 @@
 /* One report of everything wrong on the page as it is: overflowing or clipped boxes, controls
 out of the viewport, touch targets under 44 px, a word of a label, button, heading or table
 header broken over two lines (the lines a word's letters sit on, from Range.getClientRects;
-a break after a hyphen or a slash is a break between words). Inside an open modal dialog only the dialog
+a break after a hyphen or a slash is a break between words), a part of an end card hidden
+below its fold. Inside an open modal dialog only the dialog
 counts (the page behind it is inert).
-   Used by tests/e2e/test_layout.py (page.evaluate). */
+   Used by tests/e2e/checks.py (page.evaluate). */
 (touch) => {
   const out = [];
   const vw = document.documentElement.clientWidth, vh = innerHeight;
@@ -56,6 +57,18 @@ counts (the page behind it is inert).
           out.push(`word broken "${m[0]}": ${name(el)}`);
           break;
         }
+      }
+    }
+  }
+  // An end card shows the whole result without scrolling: its body (scores, offers and their
+  // buttons) may scroll in other dialogs, not here (issue 36: it hid the score, the rematch).
+  const body = dialog?.querySelector('[data-end-actions]') && dialog.querySelector('.dialog-body');
+  if (body && shown(body)) {
+    const bottom = body.getBoundingClientRect().top + body.clientTop + body.clientHeight + 1;
+    for (const part of body.children) {
+      const r = part.getBoundingClientRect();
+      if (shown(part) && r.height > 0 && r.bottom > bottom) {
+        out.push(`end card hides ${Math.round(r.bottom - bottom)}px below its fold: ${name(part)}`);
       }
     }
   }

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_layout import finished
+from tests.e2e.states import finished
 
 
 def test_the_sound_toggle_is_remembered(desktop: Any) -> None:

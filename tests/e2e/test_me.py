@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_layout import api, finished
+from tests.e2e.states import api, finished
 
 CODE = re.compile(r"[A-HJKMNP-Z2-9]{8}")
 

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import settle
-from tests.e2e.test_layout import finished, open_dialog
+from tests.e2e.states import finished, open_dialog
 from tests.qualify import qualify_page
 
 PHONE = {"width": 390, "height": 844}
@@ -176,7 +176,7 @@ def test_the_offline_banner_is_a_full_width_bar_over_no_control(
 
 
 # ------------------------------------------------------------------ point 8 -------------
-# (words broken inside: the word check of tests/e2e/test_layout.py, every page and dialog)
+# (words broken inside: the word check of tests/e2e/test_page_matrix.py, every page and dialog)
 
 
 def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:

@@ -1,65 +1,19 @@
-"""Every page and dialog, in en, ru and fr, on a phone (390×844, touch), the phone held
-sideways (844×390, touch) and a desktop (1280×800): no text overflows or is clipped (an
-element whose scrollWidth exceeds its clientWidth), no control is outside the viewport, and
-on touch every control is at least 44×44 px. Waits are on page state, never on sleeps."""
+"""The page states the page matrix checks (tests/e2e/test_page_matrix.py): CASES, a name
+for each and a function that brings a fresh page of a fresh player to that state (every
+page and open dialog, and the states players reach with long names), and the API helpers
+they use. Waits are on page state, never on sleeps."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from engines.core.replay import replay as fold_log
 from engines.triangles import ENGINE as TRIANGLES
-from tests.e2e.conftest import NO_WORKER, shot
 from tests.e2e.test_pairs import next_pair
-
-LANGS = ("en", "ru", "fr")
-VIEWPORTS = {
-    "phone": (390, 844, True),
-    "landscape": (844, 390, True),
-    "desktop": (1280, 800, False),
-}
-
-# The probe: a report of everything wrong on the page as it is (see the file).
-PROBLEMS = (Path(__file__).parent / "layout_probe.js").read_text(encoding="utf-8")
-
-
-@pytest.fixture(params=list(VIEWPORTS), scope="module")
-def viewport(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture(params=LANGS, scope="module")
-def lang(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-def context_of(
-    browser: Any, server_url: str, size: tuple[int, int, bool], lang: str
-) -> Any:
-    """A fresh context: (width, height, touch), the language's cookie, reduced motion."""
-    width, height, touch = size
-    context = browser.new_context(
-        base_url=server_url, viewport={"width": width, "height": height},
-        is_mobile=touch, has_touch=touch, device_scale_factor=1, reduced_motion="reduce",
-        **NO_WORKER,  # a case routes the seek pool (conftest.NO_WORKER)
-    )
-    context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
-    return context
-
-
-@pytest.fixture
-def page(browser: Any, server_url: str, viewport: str, lang: str) -> Iterator[Any]:
-    context = context_of(browser, server_url, VIEWPORTS[viewport], lang)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def api(page: Any, method: str, path: str, body: Any = None) -> Any:
@@ -99,6 +53,50 @@ def open_dialog(page: Any, selector: str) -> None:
     page.wait_for_function(
         f"document.querySelector('{selector}').getBoundingClientRect().height > 0"
     )
+
+
+def stranger(page: Any, name: str) -> Any:
+    """Another player named ``name``: a browser context of its own, on the site of ``page``
+    (its ``request`` carries its cookie). The caller closes it."""
+    origin = page.request.get("/").url.rstrip("/")  # a page's base_url is not readable
+    other = page.context.browser.new_context(base_url=origin)
+    api(other, "PUT", "/api/me", {"name": name})
+    return other
+
+
+def computer_line(page: Any, game: dict[str, Any]) -> Any:
+    """The line the computer would draw next in this Triangles game, as a move to send."""
+    log = api(page, "GET", f"/api/games/{game['id']}/log")
+    params = TRIANGLES.parse_params(log["params"])
+    return TRIANGLES.dump_move(
+        TRIANGLES.computer_move(fold_log(TRIANGLES, params, log["seed"], log["moves"]))
+    )
+
+
+# The players of the online cases: names of the longest kind players give (issue 36).
+HOST, GUEST = "François-Marie Dubois", "Alexandra-Maximiliane"
+
+
+def online_game(page: Any, lines: int) -> tuple[str, Any]:
+    """An online Triangles game of this page's player (HOST, the first seat) and GUEST (a
+    context of her own, returned open: the caller closes it), ``lines`` lines drawn by
+    whoever's turn it is, then GUEST resigns. → (its id, GUEST's context)"""
+    api(page, "PUT", "/api/me", {"name": HOST})
+    guest = stranger(page, GUEST)
+    try:
+        game = api(page, "POST", "/api/games",
+                   {"game": "triangles", "params": {"opponent": "online", "stars": 24}})
+        snapshot = api(guest, "POST", f"/api/games/{game['id']}/join")
+        moves = f"/api/games/{game['id']}/moves"
+        for _ in range(lines):
+            mover = (page, guest)[snapshot["view"]["turn"]]
+            snapshot = api(mover, "POST", moves,
+                           {"version": snapshot["version"], "move": computer_line(page, game)})
+        api(guest, "POST", moves, {"version": snapshot["version"], "move": {"type": "resign"}})
+    except BaseException:
+        guest.close()
+        raise
+    return str(game["id"]), guest
 
 
 CASES: dict[str, Callable[[Any], None]] = {}
@@ -214,13 +212,9 @@ def me(page: Any) -> None:
 def me_switch(page: Any) -> None:
     """/me opened from another player's transfer link (with the longest name): the
     question, both players and the buttons."""
-    page.goto("/me")
-    origin = page.url.removesuffix("/me")
-    friend = page.context.browser.new_context(base_url=origin)
+    friend = stranger(page, "Konstantinopolskaya_1234")
     try:
-        other = friend.new_page()
-        api(other, "PUT", "/api/me", {"name": "Konstantinopolskaya_1234"})
-        code = api(other, "POST", "/api/me/transfer")["code"]
+        code = api(friend, "POST", "/api/me/transfer")["code"]
     finally:
         friend.close()
     finished(page, "blocks")
@@ -265,10 +259,7 @@ def replay_triangles_review(page: Any) -> None:
                {"game": "triangles", "params": {"opponent": "easy", "stars": 24}})
     moves, version = f"/api/games/{data['id']}/moves", data["version"]
     for _ in range(6):
-        log = api(page, "GET", f"/api/games/{data['id']}/log")
-        params = TRIANGLES.parse_params(log["params"])
-        line = TRIANGLES.computer_move(fold_log(TRIANGLES, params, log["seed"], log["moves"]))
-        answer = api(page, "POST", moves, {"version": version, "move": TRIANGLES.dump_move(line)})
+        answer = api(page, "POST", moves, {"version": version, "move": computer_line(page, data)})
         version = answer["version"]
     api(page, "POST", moves, {"version": version, "move": {"type": "resign"}})
     page.goto(f"/replay/{data['id']}?review=1#ply=3")
@@ -276,12 +267,36 @@ def replay_triangles_review(page: Any) -> None:
     expect(page.locator("#replay")).to_have_attribute("data-ply", "3")
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_nothing_overflows_and_every_control_is_reachable(
-    page: Any, name: str, viewport: str, lang: str
-) -> None:
-    CASES[name](page)
-    page.evaluate("document.fonts.ready")
-    problems = page.evaluate(PROBLEMS, VIEWPORTS[viewport][2])
-    shot(page, f"layout-{name}-{viewport}-{lang}")
-    assert not problems, f"{name} {viewport} {lang}:\n" + "\n".join(problems)
+@case("triangles-online-rematch")
+def triangles_online_rematch(page: Any) -> None:
+    """The end card of an online game GUEST resigned, then offered a rematch: both long
+    names, the offer and its two buttons (issue 36)."""
+    game_id, guest = online_game(page, lines=2)
+    try:
+        api(guest, "POST", f"/api/games/{game_id}/rematch", {"action": "offer"})
+    finally:
+        guest.close()
+    page.goto(f"/g/{game_id}")
+    open_dialog(page, "#tri-final")
+    expect(page.locator("#tri-rematch-text")).to_contain_text(GUEST)
+    expect(page.locator('#tri-final [data-action="rematch-accept"]')).to_be_visible()
+
+
+@case("review-triangles-online")
+def review_triangles_online(page: Any) -> None:
+    """The review of an online game of two long names, reached by the end card's Review,
+    at the first line it marks as not the best (its note names the better line), or else
+    at its last line."""
+    game_id, guest = online_game(page, lines=8)
+    guest.close()
+    page.goto(f"/g/{game_id}")
+    open_dialog(page, "#tri-final")
+    page.locator('#tri-final [data-action="review"]').click()
+    page.wait_for_url(f"**/replay/{game_id}?review=1")
+    expect(page.locator("#review")).to_have_attribute("data-review", "done", timeout=90_000)
+    review = api(page, "GET", f"/api/games/{game_id}/review")
+    ply = next((p["ply"] for p in review["plies"] if p["verdict"] != "best"),
+               review["plies"][-1]["ply"])
+    page.evaluate(f"location.hash = '#ply={ply}'")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply))
+    expect(page.locator("#replay")).to_have_attribute("data-state", "ready")

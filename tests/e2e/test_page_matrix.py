@@ -1,0 +1,87 @@
+"""Every page state (tests/e2e/states.py CASES), in en, ru and fr, on a phone (390×844,
+touch), the phone held sideways (844×390, touch) and a desktop (1280×800), visited once:
+on that one visit the layout probe (no text overflows or is clipped, no control is outside
+the viewport, on touch every control at least 44×44 px, no word broken) and, on the phone
+and the desktop, axe-core (no serious or critical violation). Both reports are collected
+before the assertion, so one failing check does not hide the other; a failure names the
+state, the viewport, the language and the check."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.e2e.checks import layout_problems, violations
+from tests.e2e.conftest import NO_WORKER, shot
+from tests.e2e.states import CASES
+
+LANGS = ("en", "ru", "fr")
+VIEWPORTS = {  # (width, height, touch)
+    "phone": (390, 844, True),
+    "landscape": (844, 390, True),
+    "desktop": (1280, 800, False),
+}
+AXE_VIEWPORTS = ("phone", "desktop")
+
+# (case, viewport, lang) → the layout problem the probe finds there today. Only the probe's
+# failure is expected (ProbeFailed): axe-core still fails the test. Strict: once the
+# product's fix makes it pass, the test fails until its line here is removed.
+SCORE_HIDDEN = "issue 36: sideways, the end card's body hides the score below its fold"
+REMATCH_HIDDEN = "issue 36: the online end card hides the rematch offer's buttons below its fold"
+OFFER_HIDDEN = ("issue 36: sideways, the online end card hides the rematch offer below its fold "
+                "(in ru the score too)")
+XFAIL: dict[tuple[str, str, str], str] = {
+    **{("triangles-final", "landscape", lang): SCORE_HIDDEN for lang in LANGS},
+    **{("triangles-online-rematch", "landscape", lang): OFFER_HIDDEN for lang in LANGS},
+    ("triangles-online-rematch", "phone", "ru"): REMATCH_HIDDEN,
+    ("triangles-online-rematch", "phone", "fr"): REMATCH_HIDDEN,
+}
+
+
+class ProbeFailed(AssertionError):
+    """The layout probe failed, and axe-core (where it ran) did not."""
+
+
+def matrix() -> Iterator[Any]:
+    for viewport in VIEWPORTS:
+        for lang in LANGS:
+            for name in CASES:
+                reason = XFAIL.get((name, viewport, lang))
+                xfail = pytest.mark.xfail(strict=True, raises=ProbeFailed, reason=reason)
+                yield pytest.param(name, viewport, lang, marks=[xfail] if reason else [],
+                                   id=f"{name}-{viewport}-{lang}")
+
+
+@pytest.fixture
+def page(browser: Any, server_url: str, viewport: str, lang: str) -> Iterator[Any]:
+    """A page of a fresh context (a new player, no storage): the viewport, the language's
+    cookie, reduced motion, no service worker (a case routes the seek pool)."""
+    width, height, touch = VIEWPORTS[viewport]
+    context = browser.new_context(
+        base_url=server_url, viewport={"width": width, "height": height},
+        is_mobile=touch, has_touch=touch, device_scale_factor=1, reduced_motion="reduce",
+        **NO_WORKER,
+    )
+    try:
+        context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("name", "viewport", "lang"), list(matrix()))
+def test_layout_and_accessibility(page: Any, name: str, viewport: str, lang: str) -> None:
+    CASES[name](page)
+    page.evaluate("document.fonts.ready")
+    shot(page, f"layout-{name}-{viewport}-{lang}")  # settled first: the checks see the picture
+    reports = {"layout probe": layout_problems(page, VIEWPORTS[viewport][2])}
+    if viewport in AXE_VIEWPORTS:
+        reports["axe-core"] = violations(page)
+    failed = {check: found for check, found in reports.items() if found}
+    if failed:
+        error = ProbeFailed if list(failed) == ["layout probe"] else AssertionError
+        raise error(f"{name} {viewport} {lang}: {' and '.join(failed)} failed\n" + "\n".join(
+            f"{check}:\n  " + "\n  ".join(found) for check, found in failed.items()
+        ))
