@@ -29,6 +29,8 @@ task and tbt follow in brackets, and cls is the worst run's.
 
 Targets (issue 24, point 14): Pairs' longest task < 100 ms and tbt < 200 ms; cls < 0.05 on
 every page.
+
+Last, Lighthouse itself on every page (bench/lighthouse.py).
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.lighthouse import RUNS as LIGHTHOUSE_RUNS  # noqa: E402
+from bench.lighthouse import report as lighthouse_report  # noqa: E402
 from tests.servers import sqlite_server  # noqa: E402
 
 PAGES = ("/", "/play/blocks", "/play/pairs", "/play/triangles")
@@ -184,6 +188,8 @@ def main() -> None:
             print(f"{name:<18} {longest:>6.0f} [{worst[0]:>5.0f}]  {blocking:>6.0f} "
                   f"[{worst[1]:>5.0f}]  {cls:>11.3f}", flush=True)  # fmt: skip
         browser.close()
+        print()
+        lighthouse_report(base_url, LIGHTHOUSE_RUNS)  # every page, Lighthouse's own figures
 
 
 if __name__ == "__main__":
