@@ -74,8 +74,9 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/mypy --strict engines/ app/
 	$(BIN)/biome lint --error-on-warnings static/js
 
+# --durations: the slowest tests, named in CI's log for whoever trims the loop next
 test: $(VENV)/.installed-dev $(ASSETS) chromium nginx lint
-	$(BIN)/pytest $(PARALLEL) $(SERIAL_IGNORED)
+	$(BIN)/pytest $(PARALLEL) $(SERIAL_IGNORED) --durations=25
 	$(BIN)/pytest $(SERIAL_TESTS)
 
 check: $(ASSETS) lint
