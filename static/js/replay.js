@@ -81,7 +81,8 @@ function render(data) {
   }
   const link = `${location.pathname}#ply=${ply}`;
   $('replay-link').href = link;
-  if (location.hash !== `#ply=${ply}`) history.replaceState(history.state, '', link);
+  // the address keeps its query (?review=1 opens the review again on a reload)
+  if (location.hash !== `#ply=${ply}`) history.replaceState(history.state, '', `${location.pathname}${location.search}#ply=${ply}`);
   for (const item of list.querySelectorAll('[aria-current]')) item.removeAttribute('aria-current');
   const current = list.querySelector(`[data-ply="${ply}"]`);
   if (current) {
