@@ -4,6 +4,7 @@ set), the app with a replaceable clock, and per-player HTTP clients."""
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -149,8 +150,18 @@ def player_id_for(name: str) -> str:
     return f"{name}-".ljust(22, "0")[:22]
 
 
+class _KeepNoCookies(http.cookiejar.DefaultCookiePolicy):
+    """A players' client stores no cookie the server sets: each Player sends its own."""
+
+    def set_ok(self, cookie: Any, request: Any) -> bool:
+        return False
+
+
 class Player:
-    """One player's HTTP view of the app: every request carries their signed cookie."""
+    """One player's HTTP view of the app: every request carries their signed cookie.
+
+    Players share their client, from several threads in the long-poll tests, so the
+    client's cookie jar is kept empty rather than cleared before each request."""
 
     def __init__(self, client: TestClient, player_id: str, signer: CookieSigner) -> None:
         self.client = client
@@ -158,7 +169,6 @@ class Player:
         self.cookie = f"{COOKIE}={signer.sign(player_id)}"
 
     def request(self, method: str, url: str, **kwargs: Any) -> Any:
-        self.client.cookies.clear()
         headers = {"cookie": self.cookie, **kwargs.pop("headers", {})}
         return self.client.request(method, url, headers=headers, **kwargs)
 
@@ -172,7 +182,6 @@ class Player:
         return self.request("PUT", url, **kwargs)
 
     def websocket(self, url: str) -> Any:
-        self.client.cookies.clear()
         return self.client.websocket_connect(url, headers={"cookie": self.cookie})
 
     def new_game(self, game: str, **body: Any) -> dict[str, Any]:
@@ -221,6 +230,8 @@ def players(settings: Settings) -> Any:
     signer = CookieSigner(settings.secret)
 
     def make(client: TestClient, *names: str) -> list[Player]:
+        client.cookies.clear()
+        client.cookies.jar.set_policy(_KeepNoCookies())
         return [Player(client, player_id_for(name), signer) for name in names]
 
     return make
