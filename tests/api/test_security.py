@@ -291,6 +291,9 @@ def test_every_response_carries_the_security_headers(site: Any) -> None:
     assert static.headers["x-content-type-options"] == "nosniff"
     assert not {"content-security-policy", "x-frame-options"} & set(static.headers)
     assert_security_headers(client.get("/static/favicon.svg"))  # an SVG can be a document
+    icon = client.get(site_assets().url("icons/favicon-32.png"))  # a PNG cannot
+    assert icon.status_code == 200 and icon.headers["x-content-type-options"] == "nosniff"
+    assert not {"content-security-policy", "x-frame-options"} & set(icon.headers)
 
 
 def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
