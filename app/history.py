@@ -40,7 +40,8 @@ from engines.core.protocol import BadParams, ScoreOrder
 
 HISTORY_PAGE = 20
 HISTORY_MAX = 100
-CURSOR = re.compile(r"(\d{1,15})\.([A-Za-z0-9_-]{1,16})")
+CURSOR_PATTERN = r"^(\d{1,15})\.([A-Za-z0-9_-]{1,16})$"  # the query's schema says it too
+CURSOR = re.compile(CURSOR_PATTERN)
 OPPONENT = "opponent"
 ONLINE = "online"
 Result = Literal["win", "loss", "draw"]
