@@ -106,6 +106,10 @@ class Snapshot(BaseModel):
     rematch: Rematch | None
     daily: str | None
     server_ms: int = Field(description="the game's clock now, ms since it started")
+    build: str = Field(
+        description="the version of the front end this server serves (a page's "
+        "`<html data-assets>`): a page of another version reloads itself"
+    )
 
 
 class CreatedGame(Snapshot):
