@@ -300,8 +300,7 @@ def test_a_game_open_across_a_deploy_reloads_itself_and_plays_on(
     browser: Any, server: Server, tmp_path: Path
 ) -> None:
     """A game page of the old build hears the new one's version in the server's next
-    answer and loads itself again (once), then plays on: it never reads a view with code
-    older than the server's."""
+    answer and loads itself again (once), then plays on with the new build's code."""
     context = context_for(browser, server, phone=False)
     page = context.new_page()
     page.goto("/play/triangles")
