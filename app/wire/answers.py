@@ -290,8 +290,9 @@ class HistoryGame(BaseModel):
     variant: str = Field(description="the params that name the board (see app/history.py)")
     number: str
     status: GameStatus
-    result: Literal["win", "loss", "draw"] | None = Field(
-        description="two-seat games once over, for this player; else null"
+    result: Literal["win", "loss", "draw", "aborted"] | None = Field(
+        description="two-seat games once over, for this player (aborted: ended before "
+        "it began, it counts for nothing); else null"
     )
     score: int | None = Field(description="this player's score once over")
     daily: str | None
@@ -307,7 +308,7 @@ class History(BaseModel):
 class VariantStats(BaseModel):
     game: str
     variant: str
-    played: int = Field(description="finished games")
+    played: int = Field(description="finished games (aborted ones count for nothing)")
     best: int | None
     average: float | None = Field(description="mean score, one decimal")
     levels: dict[str, Tally] = Field(description="per computer level, and `online`")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.states import api, computer_line
 from tests.e2e.test_triangles import EN
 
 pytestmark = pytest.mark.e2e
@@ -118,8 +119,9 @@ def test_online_game_has_no_against_the_computer_panel(desktop: Any) -> None:
 
 
 def online_match(browser: Any, server_url: str) -> tuple[Any, Any, Any]:
-    """Alice's page on a casual 5+3 online game Bob has joined (both made through the API
-    with each browser's cookie): (alice's context, bob's context, alice's page)."""
+    """Alice's page on a casual 5+3 online game Bob has joined and where both have drawn
+    their first line, so Alice's clock runs (all through the API with each browser's
+    cookie): (alice's context, bob's context, alice's page)."""
     alice_ctx = browser.new_context(base_url=server_url, viewport={"width": 390, "height": 844})
     bob_ctx = browser.new_context(base_url=server_url)
     assert alice_ctx.request.put("/api/me", data={"name": "Alice"}).ok
@@ -129,6 +131,9 @@ def online_match(browser: Any, server_url: str) -> tuple[Any, Any, Any]:
     gid = made.json()["id"]
     assert bob_ctx.request.put("/api/me", data={"name": "Bob"}).ok
     assert bob_ctx.request.post(f"/api/games/{gid}/join").ok
+    for version, player in enumerate((alice_ctx, bob_ctx)):  # a clock starts with its first line
+        api(player, "POST", f"/api/games/{gid}/moves",
+            {"version": version, "move": computer_line(player, {"id": gid})})
     page = alice_ctx.new_page()
     page.goto(f"/g/{gid}")
     expect(page.locator(".tri-player__clock.is-running")).to_have_count(1)
