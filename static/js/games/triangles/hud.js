@@ -76,7 +76,7 @@ function chipSub(seat, isTurn) {
   if (m === 'online' && !ctx.session.seats.includes(seat)) {
     const kind = ctx.session.players?.[seat]?.kind;
     if (kind === 'open') return t('common.waiting');
-    if (kind === 'player' && !S.presence?.[seat]?.connected) return online.presenceText(seat);
+    if (kind === 'player' && !S.presence?.[seat]?.connected && online.hearing()) return online.presenceText(seat);
   }
   if (isTurn) return t('games.triangles.hud.to_move');
   if (m === 'online') return ctx.session.seats.includes(seat) ? t('common.you') : online.presenceText(seat);
@@ -85,6 +85,7 @@ function chipSub(seat, isTurn) {
 
 function presenceOf(seat) {
   if (mode() !== 'online' || ctx.session.players?.[seat]?.kind !== 'player' || !S.presence) return '';
+  if (!ctx.online.hearing()) return 'unknown'; // this page hears no news: no green dot
   return S.presence[seat]?.connected ? 'online' : 'away';
 }
 
