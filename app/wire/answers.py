@@ -178,11 +178,23 @@ class ReviewPly(BaseModel):
     loss: float = Field(description="what the move gave away against the best one, in points")
     verdict: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
     exact: bool = Field(description="valued by the exact solver, not estimated")
+    quiet: bool = Field(
+        default=False,
+        description="no choice could lose anything here (Triangles: a safe line among many, "
+        "nothing to take): left out of the accuracy",
+    )
 
 
 class ReviewSeat(BaseModel):
     seat: int
-    accuracy: float | None = Field(description="percent; null for a seat that never moved")
+    accuracy: float | None = Field(
+        description="percent, over the judged lines; null for a seat with none judged"
+    )
+    judged: int | None = Field(
+        default=None,
+        description="the seat's lines the accuracy counts (every one but the quiet ones); "
+        "absent from reviews stored before it was counted",
+    )
     counts: ReviewCounts
 
 
