@@ -156,6 +156,9 @@ class Replay(BaseModel):
     plies: int = Field(description="moves (log entries) so far")
     seat: int | None = Field(description="the seat this view is for; null for spectators")
     view: View
+    players: list[SeatHolder] = Field(
+        description="who holds each seat (their names, no ratings), to name the seats"
+    )
     events: list[Event] = Field(description="what the move at `ply` produced; none at ply 0")
     timeline: list[ReplayStep] | None = Field(
         default=None, description="every ply's step, when asked for with `timeline=true`"

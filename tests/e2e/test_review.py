@@ -5,13 +5,16 @@ names the better line. Waits are on #review's data-review and the stage's data-p
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import settle
+from tests.e2e.states import GUEST, HOST, computer_line, online_game
 from tests.e2e.test_replay import api, at, played
 
 SYMBOLS = {"best": "!", "good": "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -80,3 +83,123 @@ def test_a_review_on_a_phone_is_asked_with_the_button(phone: Any) -> None:
     page.locator("#review").scroll_into_view_if_needed()
     settle(page)
     page.screenshot(path=str(SHOTS / "review-phone-panel.png"))
+
+
+# --- issue 36: the review read on a phone ------------------------------------------------
+
+CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
+LOCALES = {"en": "en-US", "ru": "ru-RU", "fr": "fr-FR"}
+SIZES = {"upright": (390, 844), "sideways": (844, 390)}
+# True once the whole board box is on screen, under the sticky header
+BOARD_IN_VIEW = """() => {
+  const header = document.querySelector('.site-header').getBoundingClientRect().bottom;
+  const box = document.getElementById('replay-board').getBoundingClientRect();
+  return box.height > 0 && box.top >= header - 1 && box.bottom <= window.innerHeight + 1;
+}"""
+
+
+def words(lang: str) -> dict[str, str]:
+    return dict(json.loads((CATALOGS / f"{lang}.json").read_text("utf-8")))
+
+
+def phone_page(browser: Any, server_url: str, lang: str, size: str = "upright") -> Any:
+    width, height = SIZES[size]
+    context = browser.new_context(
+        base_url=server_url, viewport={"width": width, "height": height},
+        device_scale_factor=2, is_mobile=True, has_touch=True, locale=LOCALES[lang],
+    )
+    return context.new_page()
+
+
+def review_done(page: Any, game_id: str) -> dict[str, Any]:
+    page.goto(f"/replay/{game_id}?review=1")
+    expect(page.locator("#review")).to_have_attribute("data-review", "done", timeout=90_000)
+    return dict(api(page, "GET", f"/api/games/{game_id}/review"))
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_picking_a_line_in_the_list_keeps_the_board_in_view(
+    browser: Any, server_url: str, size: str
+) -> None:
+    """On a phone (upright and sideways) the list sits under the board: a line picked
+    there brings the board, its dashed better line and the note naming it back on screen
+    (issue 36: the board stayed off screen)."""
+    page = phone_page(browser, server_url, "en", size)
+    try:
+        game_id, guest = online_game(page, lines=30)
+        guest.close()
+        review = review_done(page, game_id)
+        worst = max(review["plies"], key=lambda step: (step["loss"], -step["ply"]))
+        step = page.locator(f".replay-list__step[data-ply='{worst['ply']}']")
+        step.scroll_into_view_if_needed()
+        assert not page.evaluate(BOARD_IN_VIEW)  # the list is below the board
+        step.tap()
+        at(page, worst["ply"])
+        page.wait_for_function(BOARD_IN_VIEW)
+        note = page.locator("#review-note")
+        expect(note).to_be_in_viewport(ratio=1)
+        if worst["verdict"] != "best":
+            best = worst["best"]
+            expect(note).to_contain_text(f"Better: {best['a'] + 1}–{best['b'] + 1}")
+        settle(page)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"review-picked-{size}.png"))
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_review_names_the_seats_numbers_the_stars_and_explains_its_marks(
+    browser: Any, server_url: str, lang: str
+) -> None:
+    """An online game of two long names, reviewed on a phone: each seat is named as in the
+    game, the board numbers every star the replay's view has (the numbers the note uses),
+    and a legend words every mark; then a game against the computer resigned after six
+    safe lines: "You" and "Computer", and no accuracy for either (issue 36: "Player 1 /
+    Player 2", no legend, numbers never drawn, 100 % for both)."""
+    text = words(lang)
+    page = phone_page(browser, server_url, lang)
+    try:
+        game_id, guest = online_game(page, lines=8)
+        guest.close()
+        page.goto(f"/replay/{game_id}")
+        board = page.locator("#replay-board")
+        expect(page.locator("#replay")).to_have_attribute("data-state", "ready")
+        expect(board).to_have_attribute("data-star-numbers", "0")  # no review yet
+        review_done(page, game_id)
+        stars = api(page, "GET", f"/api/games/{game_id}/replay?ply=0")["view"]["stars"]
+        expect(board).to_have_attribute("data-star-numbers", str(len(stars)))
+        for seat, name in enumerate((HOST, GUEST)):
+            seat_box = page.locator(f".review-seat[data-seat='{seat}']")
+            expect(seat_box.locator(".review-seat__name")).to_have_text(name)
+        legend = page.locator("#review-legend")
+        legend.scroll_into_view_if_needed()
+        expect(legend).to_be_visible()
+        expect(legend.locator(".review-legend__title")).to_have_text(text["replay.review.legend"])
+        for verdict, symbol in SYMBOLS.items():
+            mark = legend.locator(f"[data-verdict='{verdict}']")
+            expect(mark).to_be_in_viewport(ratio=1)
+            expect(mark.locator(".review-mark")).to_have_text(symbol)
+            expect(mark).to_contain_text(text[f"replay.review.verdict.{verdict}"])
+        settle(page)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"review-legend-{lang}.png"))
+
+        created = api(page, "POST", "/api/games", {
+            "game": "triangles", "number": "00000007-a", "params": {"opponent": "easy"}})
+        moves, version = f"/api/games/{created['id']}/moves", created["version"]
+        for _ in range(3):  # three lines each: the computer answers every one
+            version = api(page, "POST", moves,
+                          {"version": version, "move": computer_line(page, created)})["version"]
+        api(page, "POST", moves, {"version": version, "move": {"type": "resign"}})
+        review = review_done(page, created["id"])
+        assert [seat["accuracy"] for seat in review["summary"]] == [None, None]
+        for seat, name in enumerate((text["common.you"], text["common.computer"])):
+            seat_box = page.locator(f".review-seat[data-seat='{seat}']")
+            expect(seat_box.locator(".review-seat__name")).to_have_text(name)
+            accuracy = seat_box.locator(".review-seat__accuracy")
+            expect(accuracy).to_have_text(text["replay.review.unjudged"])
+            expect(accuracy).to_have_attribute("data-accuracy", "null")
+        expect(page.locator("#review-summary")).not_to_contain_text("100")
+    finally:
+        page.context.close()

@@ -2,11 +2,12 @@
  * scene — one frame of the Triangles field, painted from the board's state (board.js):
  * the field, the filled triangles, the lines (the last one glowing), the pending line, a
  * review's better line (hint), a refused line with the star or line in its way, the rubber band, the stars with the
- * selection, hover, snap and keyboard rings. It reads only what it is handed.
+ * selection, hover, snap and keyboard rings, and while a review is shown (numbers) each
+ * star's number. It reads only what it is handed.
  *
  *   drawScene(ctx, s, fit, colors)   s: the board's state {view, lines, triangles, pending,
- *                                    hint, refused, band, selected, hover, cursor, cursorVisible,
- *                                    activeSeat, last}; fit: {scale, ox, oy, r}
+ *                                    hint, numbers, refused, band, selected, hover, cursor,
+ *                                    cursorVisible, activeSeat, last}; fit: {scale, ox, oy, r}
  *   fitField(view, width, height) → fit   the field scaled into the canvas, the star size
  *   starPoint(view, fit, i) → {x, y}      a star's position in CSS px
  */
@@ -43,6 +44,7 @@ export function drawScene(ctx, s, fit, colors) {
   if (s.refused) drawRefused(ctx, pen, s.refused, lineWidth);
   if (s.band) drawBand(ctx, pen, s.band, lineWidth);
   drawStars(ctx, pen);
+  if (s.numbers) drawNumbers(ctx, pen);
 }
 
 // The field (its fill, two glows and edge) is painted once per canvas, size, pixel ratio and
@@ -340,6 +342,37 @@ function drawStars(ctx, pen) {
     ctx.beginPath();
     ctx.arc(p.x, p.y, r, 0, Math.PI * 2);
     ctx.fill();
+  }
+  ctx.restore();
+}
+
+/** Each star's number (its index in the view's stars, plus one: the words of a review name
+ *  lines by these numbers), beside the star, above and to the right, outlined in the
+ *  field's colour so it reads over lines and triangles. */
+function drawNumbers(ctx, pen) {
+  const { s, fit, colors, point } = pen;
+  const size = Math.round(Math.max(10, Math.min(13, fit.r * 2.2)));
+  ctx.save();
+  ctx.font = `700 ${size}px system-ui, sans-serif`;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
+  ctx.lineJoin = 'round';
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = colors.field;
+  ctx.fillStyle = colors.star;
+  // the field's edges: a number that would cross one goes to the star's other side
+  const right = fit.ox + s.view.width * fit.scale + PAD - 2;
+  const top = fit.oy - PAD + 2;
+  for (const [i] of s.view.stars.entries()) {
+    const p = point(i);
+    const label = String(i + 1);
+    const width = ctx.measureText(label).width;
+    let x = p.x + fit.r * 0.8;
+    let y = p.y - fit.r * 0.8;
+    if (x + width > right) x = p.x - fit.r * 0.8 - width;
+    if (y - size < top) y = p.y + fit.r * 0.8 + size;
+    ctx.strokeText(label, x, y);
+    ctx.fillText(label, x, y);
   }
   ctx.restore();
 }
