@@ -210,7 +210,7 @@ async function boot() {
     return;
   }
   S.board = module.createReplayBoard($('replay-board'));
-  S.board.setPlayers?.(first.players, first.seat);
+  S.board.setPlayers?.(first.players, first.seat, first.view); // before the review names seats
   S.plies = first.plies;
   S.timeline = first.timeline || [];
   views.set(first.ply, { ...first, timeline: null });

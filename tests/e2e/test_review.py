@@ -130,12 +130,16 @@ def test_picking_a_line_in_the_list_keeps_the_board_in_view(
         guest.close()
         review = review_done(page, game_id)
         worst = max(review["plies"], key=lambda step: (step["loss"], -step["ply"]))
+        board = page.locator("#replay-board")
+        start_height = (board.bounding_box() or {})["height"]  # at ply 0: no note yet
         step = page.locator(f".replay-list__step[data-ply='{worst['ply']}']")
         step.scroll_into_view_if_needed()
         assert not page.evaluate(BOARD_IN_VIEW)  # the list is below the board
         step.tap()
         at(page, worst["ply"])
         page.wait_for_function(BOARD_IN_VIEW)
+        # the note keeps its room at every ply: the board does not change size
+        assert (board.bounding_box() or {})["height"] == start_height
         note = page.locator("#review-note")
         expect(note).to_be_in_viewport(ratio=1)
         if worst["verdict"] != "best":
@@ -148,17 +152,19 @@ def test_picking_a_line_in_the_list_keeps_the_board_in_view(
         page.context.close()
 
 
-@pytest.mark.parametrize("lang", list(LOCALES))
-def test_the_review_names_the_seats_numbers_the_stars_and_explains_its_marks(
-    browser: Any, server_url: str, lang: str
-) -> None:
-    """An online game of two long names, reviewed on a phone: each seat is named as in the
-    game, the board numbers every star the replay's view has (the numbers the note uses),
-    and a legend words every mark; then a game against the computer resigned after six
-    safe lines: "You" and "Computer", and no accuracy for either (issue 36: "Player 1 /
-    Player 2", no legend, numbers never drawn, 100 % for both)."""
-    text = words(lang)
-    page = phone_page(browser, server_url, lang)
+def reviewed_online(page: Any) -> tuple[str, dict[str, Any]]:
+    """An online game of HOST (this page's player) and GUEST, 8 lines then GUEST resigns,
+    its replay page opened with ?review=1 and the review once done."""
+    game_id, guest = online_game(page, lines=8)
+    guest.close()
+    return game_id, review_done(page, game_id)
+
+
+def test_the_board_numbers_its_stars_while_a_review_is_shown(browser: Any, server_url: str) -> None:
+    """The note names lines by star numbers ("Better: 15–21"): the board draws them while
+    a review is shown, one for each star of the server's view, and none before (issue 36:
+    numbers never drawn)."""
+    page = phone_page(browser, server_url, "en")
     try:
         game_id, guest = online_game(page, lines=8)
         guest.close()
@@ -169,9 +175,45 @@ def test_the_review_names_the_seats_numbers_the_stars_and_explains_its_marks(
         review_done(page, game_id)
         stars = api(page, "GET", f"/api/games/{game_id}/replay?ply=0")["view"]["stars"]
         expect(board).to_have_attribute("data-star-numbers", str(len(stars)))
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_review_names_the_seats_as_the_game_did(
+    browser: Any, server_url: str, lang: str
+) -> None:
+    """Two long names online; "You" and the computer against it (issue 36: "Player 1 /
+    Player 2" whoever played)."""
+    text = words(lang)
+    page = phone_page(browser, server_url, lang)
+    try:
+        reviewed_online(page)
         for seat, name in enumerate((HOST, GUEST)):
-            seat_box = page.locator(f".review-seat[data-seat='{seat}']")
-            expect(seat_box.locator(".review-seat__name")).to_have_text(name)
+            seat_name = page.locator(f".review-seat[data-seat='{seat}'] .review-seat__name")
+            expect(seat_name).to_have_text(name)
+            seat_name.scroll_into_view_if_needed()
+            expect(seat_name).to_be_in_viewport(ratio=1)  # a long name wraps, never cut
+        final = played(page, "triangles")
+        review_done(page, final["id"])
+        for visit in range(2):  # asked, then stored: the second visit shows it at once
+            if visit:
+                review_done(page, final["id"])
+            for seat, name in enumerate((text["common.you"], text["common.computer"])):
+                seat_name = page.locator(f".review-seat[data-seat='{seat}'] .review-seat__name")
+                expect(seat_name).to_have_text(name)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_a_legend_words_every_mark(browser: Any, server_url: str, lang: str) -> None:
+    """The symbols of the list and the counters (!, ✓, ?!, ?, ??) are worded on screen, in
+    the page's language (issue 36: no visible legend)."""
+    text = words(lang)
+    page = phone_page(browser, server_url, lang)
+    try:
+        reviewed_online(page)
         legend = page.locator("#review-legend")
         legend.scroll_into_view_if_needed()
         expect(legend).to_be_visible()
@@ -184,20 +226,31 @@ def test_the_review_names_the_seats_numbers_the_stars_and_explains_its_marks(
         settle(page)
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"review-legend-{lang}.png"))
+    finally:
+        page.context.close()
 
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_a_game_resigned_after_six_safe_lines_shows_no_accuracy(
+    browser: Any, server_url: str, lang: str
+) -> None:
+    """Against the computer on board 00000007-a, three safe lines each, then a
+    resignation: no line could lose anything, so neither seat shows an accuracy, and the
+    page says why (issue 36: both at 100 %)."""
+    text = words(lang)
+    page = phone_page(browser, server_url, lang)
+    try:
         created = api(page, "POST", "/api/games", {
             "game": "triangles", "number": "00000007-a", "params": {"opponent": "easy"}})
         moves, version = f"/api/games/{created['id']}/moves", created["version"]
-        for _ in range(3):  # three lines each: the computer answers every one
+        for _ in range(3):  # the computer answers every line
             version = api(page, "POST", moves,
                           {"version": version, "move": computer_line(page, created)})["version"]
         api(page, "POST", moves, {"version": version, "move": {"type": "resign"}})
         review = review_done(page, created["id"])
-        assert [seat["accuracy"] for seat in review["summary"]] == [None, None]
-        for seat, name in enumerate((text["common.you"], text["common.computer"])):
-            seat_box = page.locator(f".review-seat[data-seat='{seat}']")
-            expect(seat_box.locator(".review-seat__name")).to_have_text(name)
-            accuracy = seat_box.locator(".review-seat__accuracy")
+        assert [(s["accuracy"], s["judged"]) for s in review["summary"]] == [(None, 0)] * 2
+        for seat in (0, 1):
+            accuracy = page.locator(f".review-seat[data-seat='{seat}'] .review-seat__accuracy")
             expect(accuracy).to_have_text(text["replay.review.unjudged"])
             expect(accuracy).to_have_attribute("data-accuracy", "null")
         expect(page.locator("#review-summary")).not_to_contain_text("100")

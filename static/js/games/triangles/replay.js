@@ -6,8 +6,10 @@
  * number the stars (`numberStars`), and names the seats as the game did (`seatName`).
  *
  *   const replay = createReplayBoard(box)
- *   replay.show(view, events, forward)   replay.setPlayers(players, seat)  the replay's
- *   replay.seatName(seat) → text          replay.numberStars(on)
+ *   replay.show(view, events, forward)
+ *   replay.setPlayers(players, seat, view)  the replay's first answer: who held each seat,
+ *                                          the viewer's seat, how the game was played
+ *   replay.seatName(seat) → text         replay.numberStars(on)
  *   replay.score(view) → text            replay.entry(step) → {label, value, seat}
  *   replay.hint({a, b}|null, seat)       replay.moveLabel({a, b}) → text
  *   replay.lossLabel(loss) → text        a review's loss, in triangles
@@ -26,10 +28,10 @@ export function createReplayBoard(box) {
   return {
     show(view) {
       board.setView(view);
+    },
+    setPlayers(players, seat, view) {
       seats.kind = view.kind;
       seats.computerSeat = view.computer_seat ?? null;
-    },
-    setPlayers(players, seat) {
       seats.players = players ?? [];
       seats.mine = typeof seat === 'number' ? [seat] : [];
     },
