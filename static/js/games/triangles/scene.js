@@ -363,14 +363,15 @@ function drawNumbers(ctx, pen) {
   // the field's edges: a number that would cross one goes to the star's other side
   const right = fit.ox + s.view.width * fit.scale + PAD - 2;
   const top = fit.oy - PAD + 2;
+  const gap = fit.r + 3; // clear of the star and of the rings at a better line's ends
   for (const [i] of s.view.stars.entries()) {
     const p = point(i);
     const label = String(i + 1);
     const width = ctx.measureText(label).width;
-    let x = p.x + fit.r * 0.8;
-    let y = p.y - fit.r * 0.8;
-    if (x + width > right) x = p.x - fit.r * 0.8 - width;
-    if (y - size < top) y = p.y + fit.r * 0.8 + size;
+    let x = p.x + gap;
+    let y = p.y - gap;
+    if (x + width > right) x = p.x - gap - width;
+    if (y - size < top) y = p.y + gap + size;
     ctx.strokeText(label, x, y);
     ctx.fillText(label, x, y);
   }
