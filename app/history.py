@@ -9,7 +9,8 @@ Words used here (the wire keeps them):
   ``beginner/timed``, ``phone/24/again``. A new game gets variants with no edit here.
 - *level*: against the computer, the ``opponent`` param (``easy``…); between two
   different players, ``online``. Games one person plays on both seats have no level.
-- *result* (two-seat games, once over): ``win``, ``loss`` or ``draw`` for this player;
+- *result* (two-seat games, once over): ``win``, ``loss`` or ``draw`` for this player,
+  ``aborted`` for a game that ended before it began (it counts in no statistic);
   *score*: this player's seat's score in the stored outcome.
 """
 
@@ -36,14 +37,15 @@ from app.wire import (
     VariantStats,
 )
 from engines.core.errors import AppCode
-from engines.core.protocol import BadParams, ScoreOrder
+from engines.core.protocol import ABORTED, BadParams, ScoreOrder
 
 HISTORY_PAGE = 20
 HISTORY_MAX = 100
-CURSOR = re.compile(r"(\d{1,15})\.([A-Za-z0-9_-]{1,16})")
+CURSOR_PATTERN = r"^(\d{1,15})\.([A-Za-z0-9_-]{1,16})$"  # the query's schema says it too
+CURSOR = re.compile(CURSOR_PATTERN)
 OPPONENT = "opponent"
 ONLINE = "online"
-Result = Literal["win", "loss", "draw"]
+Result = Literal["win", "loss", "draw", "aborted"]
 TALLY = {"win": "wins", "loss": "losses", "draw": "draws"}
 
 
@@ -89,6 +91,8 @@ def result_of(
     score = int(scores[seat]) if seat < len(scores) else None
     if len(seats) < 2 or all(s == player_id for s in seats):
         return None, score
+    if outcome.get("reason") == ABORTED:
+        return "aborted", score
     winner = outcome.get("winner")
     if winner is None:
         return "draw", score
@@ -191,6 +195,8 @@ class HistoryService:
         days: set[str] = set()
         pools: dict[tuple[str, str], str] = {}
         for row in await self.store.finished_of(player_id):
+            if (row["outcome"] or {}).get("reason") == ABORTED:
+                continue  # ended before it began: counts for nothing
             key = (row["game"], self._variant(row["game"], row["params"]))
             entry = groups.get(key) or groups.setdefault(key, empty_stats(*key))
             entry.played += 1

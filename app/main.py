@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import Match
 from starlette.types import ASGIApp
 
 from app import health, metrics, pages, pwa, ws
@@ -78,6 +79,22 @@ def observe(services: Services) -> None:
         live_games=lambda: len(services.moves.live),
         seeks_waiting=lambda: len(services.seeks.polls),
     )
+
+
+HTTP_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method the routes at this path answer: Starlette's 405 names only those of
+    the first route whose path matched (GET /api/me and PUT /api/me are two routes)."""
+    return [
+        method
+        for method in HTTP_METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] is Match.FULL
+            for route in request.app.router.routes
+        )
+    ]
 
 
 def create_app(
@@ -191,7 +208,11 @@ def create_app(
             else AppError(AppCode.HTTP_ERROR, detail, status=error.status_code)
         )
         body = refusal.body()
-        return JSONResponse(body, error.status_code, headers=getattr(error, "headers", None))
+        headers = dict(getattr(error, "headers", None) or {})
+        if error.status_code == 405:
+            headers = {name: value for name, value in headers.items() if name.lower() != "allow"}
+            headers["allow"] = ", ".join(allowed_methods(request))
+        return JSONResponse(body, error.status_code, headers=headers or None)
 
     @app.exception_handler(Exception)
     async def server_error(_: Request, error: Exception) -> JSONResponse:

@@ -4,6 +4,8 @@ board and the player's name. Nothing here changes a game except through the move
 
 from __future__ import annotations
 
+import re
+
 from app.catalog import Catalog
 from app.clock import Clock, parse_day, today
 from app.errors import AppError
@@ -26,18 +28,18 @@ from app.wire import (
     Stats,
     Tally,
 )
+from app.wire.requests import NAME_MAX, NAME_PATTERN
 from engines.core.daily import daily_seed
 from engines.core.errors import AppCode
 
-NAME_MAX = 24
+NAME = re.compile(NAME_PATTERN)  # app/wire/requests.py: the schema publishes it
 LOG_PAGE = 500  # log entries per page at most: one long log never holds up the others
 
 
 def clean_name(raw: str) -> str:
-    name = raw.strip()
-    if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
+    if len(raw) > NAME_MAX or not NAME.fullmatch(raw):
         raise AppError(AppCode.BAD_NAME, f"a name has 1 to {NAME_MAX} printable characters")
-    return name
+    return raw.strip(" ")
 
 
 class Reads:

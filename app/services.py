@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from redis.exceptions import RedisError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.assets import site_assets
 from app.catalog import AnyEngine, Catalog
 from app.claims import ClaimPolicy
 from app.clock import Clock
@@ -77,7 +78,7 @@ class Services:
             engine.bound_caches(board_budget)
         store = Store(db, serialize_writes=settings.is_sqlite)
         admission = Admission(limiter, settings)
-        snapshots = Snapshots(store, presence, clock)
+        snapshots = Snapshots(store, presence, clock, site_assets().version)
 
         async def announce_presence(game_id: str, seat_count: int) -> None:
             """Tell every watcher of a game who is connected. Presence is advisory: if

@@ -72,10 +72,11 @@ def outcome_of(game: Game) -> Outcome | None:
 
 
 class Snapshots:
-    def __init__(self, store: Store, presence: Presence, clock: Clock) -> None:
+    def __init__(self, store: Store, presence: Presence, clock: Clock, build: str) -> None:
         self.store = store
         self.presence = presence
         self.clock = clock
+        self.build = build  # the front end's version (app/assets.py), in every snapshot
 
     def snapshot(
         self, game: Game, engine: AnyEngine, state: Any, player_id: str | None
@@ -96,6 +97,7 @@ class Snapshots:
             rematch=Rematch.model_validate(game.rematch) if game.rematch else None,
             daily=game.daily,
             server_ms=self.clock.now_ms() - game.started_ms,
+            build=self.build,
         )
 
     async def players(self, game: Game, engine: AnyEngine | None = None) -> list[SeatHolder]:

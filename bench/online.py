@@ -64,13 +64,17 @@ class Match:
         self.lines: list[dict[str, Any]] = []
         self.sockets: list[Any] = []
 
-    async def create(self, http: httpx.AsyncClient) -> None:
+    async def create(self, http: httpx.AsyncClient, clock: str = "none") -> None:
         created = await http.post(
             "/api/games",
-            json={"game": "triangles", "params": {"opponent": "online", "stars": 24}},
+            json={
+                "game": "triangles",
+                "params": {"opponent": "online", "stars": 24, "clock": clock},
+            },
             headers={"cookie": self.cookies[0]},
         )
         body = created.json()
+        assert created.status_code == 201, created.text
         self.id = body["id"]
         joined = await http.post(f"/api/games/{self.id}/join", headers={"cookie": self.cookies[1]})
         assert joined.status_code == 200, joined.text

@@ -89,7 +89,7 @@ def start_uvicorn(env: dict[str, str], log: Path) -> tuple[subprocess.Popen[byte
     command = [
         sys.executable, "-m", "uvicorn", "app.asgi:app",
         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-        "--ws-per-message-deflate", "false",
+        "--ws-per-message-deflate", "false", "--no-server-header",  # as app/__main__.py
     ]  # fmt: skip
     with log.open("wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)

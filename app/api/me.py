@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from app.api.deps import PlayerId, Svc
 from app.errors import ANY_ROUTE, WRITE, documented
-from app.history import HISTORY_MAX, HISTORY_PAGE
+from app.history import CURSOR_PATTERN, HISTORY_MAX, HISTORY_PAGE
 from app.identity import CookieSigner, player_cookie
 from app.models import GameStatus
 from app.wire import ClaimRequest, History, Me, MyStats, TransferCode
@@ -29,7 +29,10 @@ async def my_games(
     game: str | None = Query(default=None, max_length=24),
     status: Annotated[GameStatus | None, Query()] = None,
     before: str | None = Query(
-        default=None, max_length=40, description="the `next` of the page before"
+        default=None,
+        pattern=CURSOR_PATTERN,
+        max_length=40,
+        description="the `next` of the page before",
     ),
     limit: int = Query(default=HISTORY_PAGE, ge=1, le=HISTORY_MAX),
 ) -> History:

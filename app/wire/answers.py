@@ -106,6 +106,10 @@ class Snapshot(BaseModel):
     rematch: Rematch | None
     daily: str | None
     server_ms: int = Field(description="the game's clock now, ms since it started")
+    build: str = Field(
+        description="the version of the front end this server serves (a page's "
+        "`<html data-assets>`): a page of another version reloads itself"
+    )
 
 
 class CreatedGame(Snapshot):
@@ -301,8 +305,9 @@ class HistoryGame(BaseModel):
     variant: str = Field(description="the params that name the board (see app/history.py)")
     number: str
     status: GameStatus
-    result: Literal["win", "loss", "draw"] | None = Field(
-        description="two-seat games once over, for this player; else null"
+    result: Literal["win", "loss", "draw", "aborted"] | None = Field(
+        description="two-seat games once over, for this player (aborted: ended before "
+        "it began, it counts for nothing); else null"
     )
     score: int | None = Field(description="this player's score once over")
     daily: str | None
@@ -318,7 +323,7 @@ class History(BaseModel):
 class VariantStats(BaseModel):
     game: str
     variant: str
-    played: int = Field(description="finished games")
+    played: int = Field(description="finished games (aborted ones count for nothing)")
     best: int | None
     average: float | None = Field(description="mean score, one decimal")
     levels: dict[str, Tally] = Field(description="per computer level, and `online`")

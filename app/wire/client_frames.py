@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from app.wire.requests import JsonInt
 
 
 class ClientFrame(BaseModel):
@@ -16,7 +18,7 @@ class MoveMessage(ClientFrame):
     """A move against the version the client holds (answered by ``ack`` or ``error``)."""
 
     type: Literal["move"]
-    version: StrictInt
+    version: JsonInt
     move: dict[str, Any]
 
 

@@ -75,6 +75,10 @@ class IllegalMove(EngineError):
     default_code = "illegal_move"
 
 
+ABORTED = "aborted"
+"""The ``Outcome.reason`` of a game that ended before it began: it counts for nothing."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.
@@ -82,6 +86,9 @@ class Outcome:
     ``winner`` is a seat, or None for a draw and for one-player games; ``scores`` has one
     entry per seat; ``reason`` is a stable word (``cleared``, ``time_up``, ``stuck``,
     ``finished``, ``resigned``, ``no_triangles``...); ``time_ms`` is the game time at the end.
+    One reason is the platform's: ``ABORTED``, a game that ended before it began (a seat
+    made no first move in time), has no winner and counts for nothing (no rating, no
+    statistics; the history says "aborted").
     """
 
     reason: str

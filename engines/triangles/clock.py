@@ -17,6 +17,13 @@ The state keeps, per seat, the time left as of the moment the current turn began
   ``deadline_ms = turn_started_ms + left + LAG_MS``. From then on a tick ends the game
   (``result == "time"``), the other seat wins, and the game's end is stamped with the
   deadline itself, not with when the server noticed.
+- Real-time controls start a seat's clock with its first line (as lichess does): until
+  it has drawn one, the seat to move is charged nothing and gets no increment, but has
+  ``first_line_ms`` (``FIRST_LINE_MS``, 20 s) from the start of its turn (the game's
+  start for the first mover, the opponent's first line for the second) to draw it, at
+  ``turn_started_ms + first_line_ms + LAG_MS``. From then on a tick aborts the game
+  (``result == "aborted"``, no winner; it counts for nothing). Days per move keep their
+  own rule: the clock runs from the start, there is no first-line limit.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from dataclasses import dataclass
 
 LAG_MS = 300
 DAY_MS = 86_400_000
+FIRST_LINE_MS = 20_000  # real-time controls: the time to draw a first line, or abort
 
 
 @dataclass(frozen=True)
@@ -34,6 +42,9 @@ class TimeControl:
     increment_ms: int = 0
     per_move: bool = False  # days per move: each move restores the full allowance
     category: str = "none"  # bullet | blitz | rapid | correspondence (rating pools)
+    # The time a seat has for its first line before the game is aborted (its clock
+    # does not run until then); None: no such limit, the clock runs from the start.
+    first_line_ms: int | None = FIRST_LINE_MS
 
 
 CONTROLS: dict[str, TimeControl | None] = {
@@ -42,8 +53,12 @@ CONTROLS: dict[str, TimeControl | None] = {
     "3+2": TimeControl("3+2", 180_000, 2_000, category="blitz"),
     "5+3": TimeControl("5+3", 300_000, 3_000, category="blitz"),
     "10+5": TimeControl("10+5", 600_000, 5_000, category="rapid"),
-    "1d": TimeControl("1d", DAY_MS, per_move=True, category="correspondence"),
-    "3d": TimeControl("3d", 3 * DAY_MS, per_move=True, category="correspondence"),
+    "1d": TimeControl(
+        "1d", DAY_MS, per_move=True, category="correspondence", first_line_ms=None
+    ),
+    "3d": TimeControl(
+        "3d", 3 * DAY_MS, per_move=True, category="correspondence", first_line_ms=None
+    ),
 }
 
 
@@ -68,10 +83,6 @@ def deadline(clocks: tuple[int, int], turn: int, since_ms: int) -> int:
     return since_ms + clocks[turn] + LAG_MS
 
 
-def flagged(clocks: tuple[int, int] | None, turn: int, since_ms: int, at_ms: int) -> bool:
-    return clocks is not None and at_ms >= deadline(clocks, turn, since_ms)
-
-
 def after_line(
     control: TimeControl, clocks: tuple[int, int], seat: int, since_ms: int, at_ms: int
 ) -> tuple[int, int]:
@@ -81,6 +92,13 @@ def after_line(
     else:
         left = clocks[seat] - spent(since_ms, at_ms) + control.increment_ms
     return (left, clocks[1]) if seat == 0 else (clocks[0], left)
+
+
+def first_line_deadline(control: TimeControl, since_ms: int) -> int:
+    """The ``at_ms`` at which a seat that has drawn no line yet, to move since
+    ``since_ms``, has missed its first line (``first_line_ms`` is set)."""
+    assert control.first_line_ms is not None
+    return since_ms + control.first_line_ms + LAG_MS
 
 
 def run_out(clocks: tuple[int, int], turn: int) -> tuple[int, int]:

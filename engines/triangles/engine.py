@@ -23,8 +23,9 @@ COSTLY_STARS = 60  # boards this large are built off the server's event loop
 
 class TrianglesEngine(BaseEngine[Params, State, Move]):
     """Two seats, no record table, no daily board. ``tick`` ends a game whose clock of
-    the seat to move has run out (time controls, ``clock.py``); an absent player without
-    a clock is still beaten only by a claim, which is a move."""
+    the seat to move has run out, or aborts one whose seat to move has not drawn its
+    first line in time (time controls, ``clock.py``); an absent player without a clock
+    is still beaten only by a claim, which is a move."""
 
     name = "triangles"
     claim_after_ms: int | None = rules.CLAIM_AFTER_MS
@@ -162,13 +163,20 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
 
 def clock_view(state: State) -> dict[str, Any] | None:
     """The clocks as of ``since_ms`` (the view's moment: when the current turn began, or
-    the end): ``left_ms`` per seat, the seat whose clock ``running`` (None once over),
-    and ``deadline_ms``, when the running clock reaches zero (the server flags it then).
-    The page counts down to ``deadline_ms``, never above ``left_ms[running]``: between
-    the two lies the turn's free ``lag_ms``."""
+    the end): ``left_ms`` per seat, the seat whose clock ``running`` (None once over, and
+    while the seat to move has yet to draw its first line: a clock starts with its
+    seat's first line), and ``deadline_ms``, when the running clock reaches zero (the
+    server flags it then). The page counts down to ``deadline_ms``, never above
+    ``left_ms[running]``: between the two lies the turn's free ``lag_ms``.
+
+    ``first_line_ms`` is the time a seat has for its first line (real-time controls;
+    None with days per move) and ``first_line_deadline_ms``, while the seat to move
+    (``turn``) has yet to draw it, when the server aborts the game (else None); the
+    page counts down to it the same way, never above ``first_line_ms``."""
     control = CONTROLS[state.params.clock]
     if control is None or state.clocks is None:
         return None
+    first_line = rules.first_line_deadline(state)
     return {
         "control": control.name,
         "initial_ms": control.initial_ms,
@@ -176,9 +184,11 @@ def clock_view(state: State) -> dict[str, Any] | None:
         "per_move": control.per_move,
         "left_ms": list(state.clocks),
         "since_ms": state.last_ms if state.over else state.turn_started_ms,
-        "running": None if state.over else state.turn,
-        "deadline_ms": rules.deadline(state),
+        "running": None if state.over or first_line is not None else state.turn,
+        "deadline_ms": None if first_line is not None else rules.deadline(state),
         "lag_ms": LAG_MS,
+        "first_line_ms": control.first_line_ms,
+        "first_line_deadline_ms": first_line,
     }
 
 

@@ -1,5 +1,5 @@
-"""The rules: drawing a line, scoring, turns, the end, resigning, claiming and the
-flag (a clock run out; the arithmetic is in ``clock.py``)."""
+"""The rules: drawing a line, scoring, turns, the end, resigning, claiming, the flag (a
+clock run out) and the abort (no first line in time; the arithmetic is in ``clock.py``)."""
 
 from __future__ import annotations
 
@@ -84,7 +84,8 @@ def draw_line(state: State, a: int, b: int, seat: int, at_ms: int) -> tuple[Stat
     turn = seat if (completed and state.params.again) else (seat + 1) % SEATS
     control = clock.CONTROLS[state.params.clock]
     clocks = state.clocks
-    if control is not None and clocks is not None:
+    # A seat's clock starts with its first line: that line costs nothing and earns nothing.
+    if control is not None and clocks is not None and first_line_limit(state) is None:
         clocks = clock.after_line(control, clocks, seat, state.turn_started_ms, at_ms)
     new = replace(
         state,
@@ -146,33 +147,63 @@ def claim(state: State, seat: int, at_ms: int) -> tuple[State, list[Event]]:
     return new, [over_event(new)]
 
 
+def first_line_limit(state: State) -> clock.TimeControl | None:
+    """The time control while the seat to move has yet to draw its first line under a
+    first-line limit (real-time controls: its clock does not run, the abort waits), else
+    None."""
+    control = clock.CONTROLS[state.params.clock]
+    if control is None or control.first_line_ms is None or state.clocks is None or state.over:
+        return None
+    # Turns alternate from seat 0 and no triangle closes before the third line, so a
+    # seat's first line, once drawn, is one of the first two.
+    if any(seat == state.turn for _, _, seat in state.lines[:SEATS]):
+        return None
+    return control
+
+
+def first_line_deadline(state: State) -> int | None:
+    """The ``at_ms`` at which ``tick`` will abort the game, while the seat to move has
+    yet to draw its first line; else None."""
+    control = first_line_limit(state)
+    return None if control is None else clock.first_line_deadline(control, state.turn_started_ms)
+
+
 def tick(state: State, at_ms: int) -> tuple[State, list[Event]]:
-    """The flag: once the seat to move has used up its time, the game ends on time and
-    the other seat wins, whatever the scores (nothing happens before, or without a clock).
-    """
-    if state.over or not clock.flagged(state.clocks, state.turn, state.turn_started_ms, at_ms):
+    """The end by the clock alone, at ``deadline``: a seat that has not drawn its first
+    line in time aborts the game (no winner, it counts for nothing); a seat that has used
+    up its time loses on time, whatever the scores. Nothing happens before, or without a
+    clock."""
+    due = deadline(state)
+    if due is None or at_ms < due:
         return state, []
     assert state.clocks is not None
-    new = replace(
-        state,
-        result="time",
-        winner=(state.turn + 1) % SEATS,
-        last_ms=clock.deadline(state.clocks, state.turn, state.turn_started_ms),
-        clocks=clock.run_out(state.clocks, state.turn),
-    )
+    if first_line_limit(state) is not None:
+        new = replace(state, result="aborted", winner=None, last_ms=due)
+    else:
+        new = replace(
+            state,
+            result="time",
+            winner=(state.turn + 1) % SEATS,
+            last_ms=due,
+            clocks=clock.run_out(state.clocks, state.turn),
+        )
     return new, [over_event(new)]
 
 
 def deadline(state: State) -> int | None:
-    """The ``at_ms`` at which ``tick`` will end the game on time, if it can."""
+    """The ``at_ms`` at which ``tick`` will end the game (abort or flag), if it can."""
     if state.over or state.clocks is None:
         return None
+    first = first_line_deadline(state)
+    if first is not None:
+        return first
     return clock.deadline(state.clocks, state.turn, state.turn_started_ms)
 
 
 def clocks_at(state: State, at_ms: int) -> tuple[int, int] | None:
-    """Both seats' time left at ``at_ms`` (frozen once the game is over)."""
-    if state.clocks is None or state.over:
+    """Both seats' time left at ``at_ms`` (frozen once the game is over, and while the
+    seat to move has yet to draw its first line)."""
+    if state.clocks is None or state.over or first_line_limit(state) is not None:
         return state.clocks
     return clock.left_at(state.clocks, state.turn, state.turn_started_ms, at_ms)
 
@@ -191,7 +222,12 @@ def outcome(state: State) -> Outcome | None:
 def _check_playing(state: State, at_ms: int) -> None:
     if state.over:
         raise IllegalMove(ErrorCode.GAME_OVER, "the game is over")
-    if clock.flagged(state.clocks, state.turn, state.turn_started_ms, at_ms):
+    due = deadline(state)
+    if due is not None and at_ms >= due:
+        if first_line_limit(state) is not None:
+            raise IllegalMove(
+                ErrorCode.TIME_UP, "no first line in time: the game is aborted", {"aborted": True}
+            )
         raise IllegalMove(ErrorCode.TIME_UP, "the clock has run out: the game is over")
 
 

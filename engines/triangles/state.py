@@ -33,7 +33,7 @@ class State:
     scores: tuple[int, int]
     turn_started_ms: int
     last_ms: int
-    result: str | None  # why the game ended: no_triangles | resigned | claimed | time
+    result: str | None  # why it ended: no_triangles | resigned | claimed | time | aborted
     winner: int | None
     clocks: tuple[int, int] | None  # time left per seat as of turn_started_ms (clock.py)
     board: Board = field(compare=False, repr=False)

@@ -163,7 +163,12 @@ def test_a_daily_date_has_one_spelling(alice_bob: Any, day: str) -> None:
 
 def test_unknown_route_and_method(client: Any) -> None:
     assert error(client.get("/api/nothing")) == (404, "not_found")
-    assert error(client.delete("/api/catalog")) == (405, "method_not_allowed")
+    refused = client.delete("/api/catalog")
+    assert error(refused) == (405, "method_not_allowed")
+    assert refused.headers["allow"] == "GET"
+    # Two routes at one path (GET and PUT /api/me): the 405 names both, not the first's.
+    assert client.request("OPTIONS", "/api/me").headers["allow"] == "GET, PUT"
+    assert client.patch("/api/seeks/abc").headers["allow"] == "DELETE, GET"
 
 
 def test_security_headers(client: Any) -> None:

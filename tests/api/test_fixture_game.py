@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engines.registry import served
+from engines.registry import ENGINES, served
 from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
 from tests.fixtures.games.lampsout import LampsOut, Params
 
@@ -62,9 +62,10 @@ def test_a_lower_is_better_game_is_served_recorded_and_replayed(
 ) -> None:
     # Served: listed in the catalog with its order, its own pages answer.
     games = {g["name"]: g for g in client.get("/api/catalog").json()["games"]}
-    assert list(games) == ["blocks", "pairs", "triangles", "lampsout"]
+    assert list(games) == [*ENGINES, "lampsout"]  # after the site's own games
     assert games["lampsout"]["score_order"] == "lower"
-    assert games["blocks"]["score_order"] == "higher"
+    for name, engine in ENGINES.items():
+        assert games[name]["score_order"] == engine.score_order.value
     play = alice.get("/play/lampsout")
     assert play.status_code == 200 and 'id="lampsout"' in play.text
     assert alice.get("/daily/lampsout").status_code == 404  # it has no daily board

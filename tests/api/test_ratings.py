@@ -129,8 +129,8 @@ def test_resign_racing_the_flag_rates_the_game_once(
 ) -> None:
     alice, bob = alice_bob
     gid = start(alice, bob, RATED)["id"]
-    both_draw(alice, bob, gid)  # at once: Alice's 3 min, plus her increment
-    deadline = 180_000 + 2_000 + LAG_MS
+    both_draw(alice, bob, gid)  # at once: first lines are free, Alice's 3 min run from now
+    deadline = 180_000 + LAG_MS
     services = client.app.state.services
     services.flags.stop()  # the race is the test's own: the sweeper must not flag it first
     clock.advance(deadline)

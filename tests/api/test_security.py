@@ -25,6 +25,7 @@ from app.identity import COOKIE, CookieSigner, new_player_id
 from app.main import create_app
 from app.middleware import SECURITY_HEADERS, client_address
 from engines.core.errors import AppCode
+from engines.registry import ENGINES
 from tests.conftest import FakeClock, Player, player_id_for
 
 
@@ -291,6 +292,9 @@ def test_every_response_carries_the_security_headers(site: Any) -> None:
     assert static.headers["x-content-type-options"] == "nosniff"
     assert not {"content-security-policy", "x-frame-options"} & set(static.headers)
     assert_security_headers(client.get("/static/favicon.svg"))  # an SVG can be a document
+    icon = client.get(site_assets().url("icons/favicon-32.png"))  # a PNG cannot
+    assert icon.status_code == 200 and icon.headers["x-content-type-options"] == "nosniff"
+    assert not {"content-security-policy", "x-frame-options"} & set(icon.headers)
 
 
 def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
@@ -325,7 +329,10 @@ def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
     words = client.get(assets.url("i18n/ru/pairs.json")).json()
     replay_words = client.get(assets.url("i18n/ru/pairs.replay.json")).json()
     whole = catalog("ru")
-    others = ("games.blocks.", "games.triangles.", "lobby.", "me.", "push.", "offline.")
+    others = (
+        *(f"games.{name}." for name in ENGINES if name != "pairs"),
+        *("lobby.", "me.", "push.", "offline."),
+    )
     assert replay_words == {k: text for k, text in whole.items() if not k.startswith(others)}
     assert words == {k: text for k, text in replay_words.items() if not k.startswith("replay.")}
     assert "games.pairs.title" in words and "common.new_game" in words and "error.busy" in words

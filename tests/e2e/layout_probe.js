@@ -1,8 +1,9 @@
 /* One report of everything wrong on the page as it is: overflowing or clipped boxes, controls
 out of the viewport, touch targets under 44 px, a word of a label, button, heading or table
-header broken over two lines (the lines a word's letters sit on, from Range.getClientRects;
-a break after a hyphen or a slash is a break between words), a part of an end card hidden
-below its fold. Inside an open modal dialog only the dialog
+header or player's name broken over two lines (the lines a word's letters sit on, from
+Range.getClientRects; a break after a hyphen or a slash is a break between words), an end
+card that scrolls inside itself or hides a part below its fold; a name cut short by an
+ellipsis is an overflowing box. Inside an open modal dialog only the dialog
 counts (the page behind it is inert).
    Used by tests/e2e/checks.py (page.evaluate). */
 (touch) => {
@@ -43,7 +44,8 @@ counts (the page behind it is inert).
       out.push(`small ${Math.round(r.width)}×${Math.round(r.height)}: ${name(el)}`);
     }
   }
-  const wordy = scope.querySelectorAll('label, button, h1, h2, h3, h4, h5, h6, th, dt, summary, legend, a, [role=button], [role=tab], [class*="label"], [class*="title"]');
+  // labels, headings and players' names (issue 36: "Maximilian/e" on the end card)
+  const wordy = scope.querySelectorAll('label, button, h1, h2, h3, h4, h5, h6, th, dt, summary, legend, a, [role=button], [role=tab], [class*="label"], [class*="title"], [class*="__name"], [data-name]');
   const range = document.createRange();
   for (const el of wordy) {
     if (!shown(el)) continue;
@@ -62,7 +64,14 @@ counts (the page behind it is inert).
   }
   // An end card shows the whole result without scrolling: its body (scores, offers and their
   // buttons) may scroll in other dialogs, not here (issue 36: it hid the score, the rematch).
-  const body = dialog?.querySelector('[data-end-actions]') && dialog.querySelector('.dialog-body');
+  const endCard = dialog?.querySelector('[data-end-actions]') ? dialog : null;
+  for (const box of endCard ? [endCard, ...endCard.querySelectorAll('*')] : []) {
+    if (!shown(box) || !['auto', 'scroll', 'hidden'].includes(getComputedStyle(box).overflowY)) continue;
+    if (box.scrollHeight > box.clientHeight + 1) {
+      out.push(`end card scrolls inside itself by ${box.scrollHeight - box.clientHeight}px: ${name(box)}`);
+    }
+  }
+  const body = endCard && dialog.querySelector('.dialog-body');
   if (body && shown(body)) {
     const bottom = body.getBoundingClientRect().top + body.clientTop + body.clientHeight + 1;
     for (const part of body.children) {

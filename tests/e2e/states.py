@@ -77,10 +77,10 @@ def computer_line(page: Any, game: dict[str, Any]) -> Any:
 HOST, GUEST = "François-Marie Dubois", "Alexandra-Maximiliane"
 
 
-def online_game(page: Any, lines: int) -> tuple[str, Any]:
+def online_game(page: Any, lines: int, resign: bool = True) -> tuple[str, Any]:
     """An online Triangles game of this page's player (HOST, the first seat) and GUEST (a
     context of her own, returned open: the caller closes it), ``lines`` lines drawn by
-    whoever's turn it is, then GUEST resigns. → (its id, GUEST's context)"""
+    whoever's turn it is, then (if ``resign``) GUEST resigns. → (its id, GUEST's context)"""
     api(page, "PUT", "/api/me", {"name": HOST})
     guest = stranger(page, GUEST)
     try:
@@ -92,7 +92,9 @@ def online_game(page: Any, lines: int) -> tuple[str, Any]:
             mover = (page, guest)[snapshot["view"]["turn"]]
             snapshot = api(mover, "POST", moves,
                            {"version": snapshot["version"], "move": computer_line(page, game)})
-        api(guest, "POST", moves, {"version": snapshot["version"], "move": {"type": "resign"}})
+        if resign:
+            api(guest, "POST", moves,
+                {"version": snapshot["version"], "move": {"type": "resign"}})
     except BaseException:
         guest.close()
         raise
@@ -280,6 +282,50 @@ def triangles_online_rematch(page: Any) -> None:
     open_dialog(page, "#tri-final")
     expect(page.locator("#tri-rematch-text")).to_contain_text(GUEST)
     expect(page.locator('#tri-final [data-action="rematch-accept"]')).to_be_visible()
+
+
+@case("triangles-online-final")
+def triangles_online_final(page: Any) -> None:
+    """The end card of an online game GUEST resigned, before anyone offers a rematch: both
+    long names and "Offer a rematch" (issue 36: cut in half at the card's edge in fr)."""
+    game_id, guest = online_game(page, lines=2)
+    guest.close()
+    page.goto(f"/g/{game_id}")
+    open_dialog(page, "#tri-final")
+    expect(page.locator('#tri-final [data-action="rematch-offer"]')).to_be_visible()
+
+
+def online_under_way(page: Any) -> None:
+    """An online game between the two long names under way on HOST's page, GUEST's page
+    open on it too until HOST's page sees her there (a green dot)."""
+    game_id, guest = online_game(page, lines=2, resign=False)
+    try:
+        guest_page = guest.new_page()
+        guest_page.goto(f"/g/{game_id}")
+        ready(guest_page, "#tri", "active")
+        page.goto(f"/g/{game_id}")
+        ready(page, "#tri", "active")
+        expect(page.locator('.tri-player[data-seat="1"]')).to_have_attribute(
+            "data-presence", "online")
+    finally:
+        guest.close()
+
+
+@case("triangles-online")
+def triangles_online(page: Any) -> None:
+    """An online game under way: both long names in the players' boxes, Resign (issue 36:
+    names cut to 8 letters on a phone, "Abandonn/er" broken)."""
+    online_under_way(page)
+    expect(page.locator('#tri-controls [data-action="resign"]')).to_be_visible()
+
+
+@case("triangles-online-offline")
+def triangles_online_offline(page: Any) -> None:
+    """The same game once this page has lost the network: the status line says so (issue
+    36: it ran off the screen in fr)."""
+    online_under_way(page)
+    page.context.set_offline(True)
+    expect(page.locator("#tri-status")).to_have_class(re.compile("is-offline"))
 
 
 @case("review-triangles-online")

@@ -28,16 +28,7 @@ AXE_VIEWPORTS = ("phone", "desktop")
 # (case, viewport, lang) → the layout problem the probe finds there today. Only the probe's
 # failure is expected (ProbeFailed): axe-core still fails the test. Strict: once the
 # product's fix makes it pass, the test fails until its line here is removed.
-SCORE_HIDDEN = "issue 36: sideways, the end card's body hides the score below its fold"
-REMATCH_HIDDEN = "issue 36: the online end card hides the rematch offer's buttons below its fold"
-OFFER_HIDDEN = ("issue 36: sideways, the online end card hides the rematch offer below its fold "
-                "(in ru the score too)")
-XFAIL: dict[tuple[str, str, str], str] = {
-    **{("triangles-final", "landscape", lang): SCORE_HIDDEN for lang in LANGS},
-    **{("triangles-online-rematch", "landscape", lang): OFFER_HIDDEN for lang in LANGS},
-    ("triangles-online-rematch", "phone", "ru"): REMATCH_HIDDEN,
-    ("triangles-online-rematch", "phone", "fr"): REMATCH_HIDDEN,
-}
+XFAIL: dict[tuple[str, str, str], str] = {}
 
 
 class ProbeFailed(AssertionError):

@@ -27,6 +27,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, settle
+from tests.e2e.test_triangles import draw, fetch, legal_lines, start_game, tap_star
 from tests.servers import free_port, migrate, start_app, stop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -292,4 +293,41 @@ def test_a_deploy_replaces_the_old_version_and_deletes_its_cache(
         assert loaded and loaded <= set(shell)
     finally:
         DEPLOY_PROBE.unlink(missing_ok=True)
+    context.close()
+
+
+def test_a_game_open_across_a_deploy_reloads_itself_and_plays_on(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    """A game page of the old build hears the new one's version in the server's next
+    answer and loads itself again (once), then plays on with the new build's code."""
+    context = context_for(browser, server, phone=False)
+    page = context.new_page()
+    page.goto("/play/triangles")
+    start_game(page, level="easy", stars=24)
+    draw(page, *legal_lines(fetch(page)["view"])[0])
+    old = page.evaluate(VERSION_OF_PAGE)
+    before = fetch(page)
+    assert before["build"] == old
+    server.stop()
+    DEPLOY_PROBE.write_text(f".deploy-probe {{ color: #{secrets.token_hex(3)}; }}\n")
+    try:
+        build = {**server.env, "NOOK_ASSETS": str(tmp_path / "dist")}
+        subprocess.run(["node", "build.mjs"], cwd=ROOT, env=build, check=True)
+        server.env = build
+        server.start()
+    finally:
+        DEPLOY_PROBE.unlink(missing_ok=True)
+    # The next line's answer comes from the new build: taken, then the page reloads.
+    view = before["view"]
+    tap_star(page, view, legal_lines(view)[0][0])
+    tap_star(page, view, legal_lines(view)[0][1])
+    page.wait_for_function("(old) => document.documentElement.dataset.assets !== old", arg=old)
+    new = page.evaluate(VERSION_OF_PAGE)
+    after = fetch(page)
+    assert after["build"] == new and after["version"] == before["version"] + 2  # line + reply
+    expect(page.locator("#tri")).to_have_attribute("data-state", "active")
+    draw(page, *legal_lines(after["view"])[0])  # plays on, with the new build's code
+    assert fetch(page)["version"] == after["version"] + 2
+    assert page.evaluate(VERSION_OF_PAGE) == new  # reloaded once, not again
     context.close()

@@ -169,15 +169,20 @@ def fetch(page: Any, game: str | None = None) -> dict[str, Any]:
 
 
 def star_xy(page: Any, view: dict[str, Any], i: int) -> tuple[float, float]:
-    """Page coordinates of star ``i``, placed the way board.js fits the field."""
+    """Page coordinates of star ``i``, placed the way scene.js fits the field: a quarter
+    turn round (its top on the left) when that is more than 15 % larger."""
     box = page.locator("#tri-board canvas").bounding_box()
-    scale = min(
-        (box["width"] - 2 * PAD) / view["width"], (box["height"] - 2 * PAD) / view["height"]
-    )
-    ox = (box["width"] - view["width"] * scale) / 2
-    oy = (box["height"] - view["height"] * scale) / 2
+    inner_w, inner_h = box["width"] - 2 * PAD, box["height"] - 2 * PAD
+    straight = min(inner_w / view["width"], inner_h / view["height"])
+    turned = min(inner_w / view["height"], inner_h / view["width"])
     x, y = view["stars"][i]
-    return box["x"] + ox + x * scale, box["y"] + oy + y * scale
+    if turned > straight * 1.15:
+        ox = (box["width"] - view["height"] * turned) / 2
+        oy = (box["height"] - view["width"] * turned) / 2
+        return box["x"] + ox + y * turned, box["y"] + oy + (view["width"] - x) * turned
+    ox = (box["width"] - view["width"] * straight) / 2
+    oy = (box["height"] - view["height"] * straight) / 2
+    return box["x"] + ox + x * straight, box["y"] + oy + y * straight
 
 
 def tap_star(page: Any, view: dict[str, Any], i: int, touch: bool = False) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.states import api, computer_line
 from tests.e2e.test_triangles import EN
 
 pytestmark = pytest.mark.e2e
@@ -72,8 +73,8 @@ def finished_computer_game(page: Any) -> str:
 def test_end_card_play_again_full_width_and_no_visitor_record(
     browser: Any, desktop: Any, server_url: str
 ) -> None:
-    """Issue 24.9: "Play again" as wide as the shared actions; a visitor of someone else's
-    finished game sees no record of their own against the computer."""
+    """Issue 24.9: "Play again" as wide as the shared actions (across the card); a visitor
+    of someone else's finished game sees no record of their own against the computer."""
     owner = desktop.new_page()
     owner.goto("/")
     gid = finished_computer_game(owner)
@@ -82,11 +83,11 @@ def test_end_card_play_again_full_width_and_no_visitor_record(
     expect(card).to_be_visible()
     again = card.locator('[data-action="again"]')
     expect(again).to_be_visible()
-    shared = card.locator('[data-action="new"]')
+    # the shared links' row spans the card (New game sits beside Review since issue 36)
+    shared = card.locator(".end-actions__row")
     # measured once the card has stopped growing in (its opening animation scales it)
     card.evaluate("el => Promise.all(el.getAnimations({subtree: true}).map((a) => a.finished))")
-    if shared.is_visible():
-        assert abs(again.bounding_box()["width"] - shared.bounding_box()["width"]) < 1
+    assert abs(again.bounding_box()["width"] - shared.bounding_box()["width"]) < 1
     actions = card.locator(".end-actions").bounding_box()
     assert again.bounding_box()["width"] >= actions["width"] - 48
     expect(card.locator("#tri-final-stats")).to_be_visible()
@@ -118,8 +119,9 @@ def test_online_game_has_no_against_the_computer_panel(desktop: Any) -> None:
 
 
 def online_match(browser: Any, server_url: str) -> tuple[Any, Any, Any]:
-    """Alice's page on a casual 5+3 online game Bob has joined (both made through the API
-    with each browser's cookie): (alice's context, bob's context, alice's page)."""
+    """Alice's page on a casual 5+3 online game Bob has joined and where both have drawn
+    their first line, so Alice's clock runs (all through the API with each browser's
+    cookie): (alice's context, bob's context, alice's page)."""
     alice_ctx = browser.new_context(base_url=server_url, viewport={"width": 390, "height": 844})
     bob_ctx = browser.new_context(base_url=server_url)
     assert alice_ctx.request.put("/api/me", data={"name": "Alice"}).ok
@@ -129,6 +131,9 @@ def online_match(browser: Any, server_url: str) -> tuple[Any, Any, Any]:
     gid = made.json()["id"]
     assert bob_ctx.request.put("/api/me", data={"name": "Bob"}).ok
     assert bob_ctx.request.post(f"/api/games/{gid}/join").ok
+    for version, player in enumerate((alice_ctx, bob_ctx)):  # a clock starts with its first line
+        api(player, "POST", f"/api/games/{gid}/moves",
+            {"version": version, "move": computer_line(player, {"id": gid})})
     page = alice_ctx.new_page()
     page.goto(f"/g/{gid}")
     expect(page.locator(".tri-player__clock.is-running")).to_have_count(1)

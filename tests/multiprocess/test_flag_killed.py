@@ -1,7 +1,8 @@
 """A clock runs out while the process that served the game is dead: the survivor flags it.
 
-Twelve timed games are created across two uvicorn processes (PostgreSQL + Redis); their
-clocks are shortened in the database to a couple of seconds (waiting out a real minute
+Twelve timed games are created across two uvicorn processes (PostgreSQL + Redis) and
+both seats draw their first lines (a clock starts with its seat's first line); seat 0's
+clock is then shortened in the database to a couple of seconds (waiting out a real minute
 would only slow the test down; the row is what every process reads). Process A, which
 holds Alice's socket, is killed with SIGKILL before any clock reaches zero. Process B's
 sweeper must flag every game on time, exactly once each, and Bob's socket on B must see
@@ -25,7 +26,13 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.config import Settings
 from engines.triangles.clock import LAG_MS
-from tests.multiprocess.test_two_processes import Player, two_processes  # noqa: F401
+from tests.multiprocess.test_two_processes import (  # noqa: F401
+    Player,
+    legal_line,
+    two_processes,
+)
+
+FIRST_LINES = 2  # each seat's first line, drawn before the clocks are shortened
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -52,7 +59,8 @@ async def shorten(game_ids: list[str]) -> None:
                 )
             ).one()
             state = json.loads(row[0])
-            left = int((time.time() * 1000) - row[1]) + 1_500 + i * 100  # from the join
+            since = row[1] + state["turn_started_ms"]  # Bob's first line: seat 0's clock runs
+            left = int((time.time() * 1000) - since) + 1_500 + i * 100
             state["clocks"] = [left, 60_000]
             await conn.execute(
                 text(
@@ -62,7 +70,7 @@ async def shorten(game_ids: list[str]) -> None:
                 {
                     "id": game_id,
                     "state": json.dumps(state),
-                    "deadline": row[1] + left + LAG_MS,
+                    "deadline": since + left + LAG_MS,
                 },
             )
     await db.dispose()
@@ -73,7 +81,7 @@ async def flagged(http: Any, game_id: str, within_s: float = 30) -> dict[str, An
     deadline = time.monotonic() + within_s
     while True:
         log: dict[str, Any] = (await http.get(f"/api/games/{game_id}/log")).json()
-        if log["moves"] or time.monotonic() > deadline:
+        if len(log["moves"]) > FIRST_LINES or time.monotonic() > deadline:
             return log
         await asyncio.sleep(0.1)
 
@@ -95,6 +103,13 @@ async def scenario(urls: tuple[str, str], kill_first: Any) -> list[int]:
         async with bob.http() as http:
             joined = await http.post(f"/api/games/{game_ids[-1]}/join")
             assert joined.json()["status"] == "active"
+        for version, player in enumerate((alice, bob)):
+            async with player.http() as http:
+                move = await legal_line(http, game_ids[-1])
+                drawn = await http.post(
+                    f"/api/games/{game_ids[-1]}/moves", json={"version": version, "move": move}
+                )
+                assert drawn.status_code == 200, drawn.text
     await alice.connect(game_ids[0])
     await bob.connect(game_ids[0])
     await shorten(game_ids)
@@ -108,7 +123,7 @@ async def scenario(urls: tuple[str, str], kill_first: Any) -> list[int]:
             await flagged(http, game_id)
         for game_id in game_ids:  # read again once all are flagged: no second flag since
             game = (await http.get(f"/api/games/{game_id}/log")).json()
-            (entry,) = game["moves"]  # the flag, exactly once
+            (entry,) = game["moves"][FIRST_LINES:]  # the flag, exactly once
             assert entry["move"] is None
             outcome = (await http.get(f"/api/games/{game_id}")).json()["outcome"]
             assert outcome["reason"] == "time" and outcome["winner"] == 1

@@ -33,6 +33,8 @@
  *                             page, such as a pause) sends it once more against that state.
  *   session.post1(move, {retry}?) the same move, not queued (for a task already in the queue)
  *   session.enqueue(task)     runs after every queued move (<body data-pending> counts them)
+ *   (a snapshot of another build than the page's, `build` vs <html data-assets>, reloads
+ *   the page once its moves in flight are answered: body[data-reloading])
  *   session.refresh()         loads the game again and adopts it
  *   session.serverNow()       the server's game clock now (frozen while offline)
  *   session.serverClockNow()  the server's clock by the last answer + local time since (runs
@@ -48,6 +50,7 @@
 
 import { api, GameSocket, moveAnswer } from './api.js';
 import { setConnection } from './connection.js';
+import { pageVersion } from './worker.js';
 
 const PROBE_MS = [1000, 2000, 3000, 5000];
 const GONE = Object.freeze({ ok: false, gone: true, error: null });
@@ -71,6 +74,24 @@ export function storage(prefix) {
       }
     },
   };
+}
+
+const RELOADED_FOR = 'nook-reloaded-for'; // sessionStorage: the build this tab reloaded for
+
+function remembered(key) {
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null; // storage refused (a privacy mode): the page may reload once per load
+  }
+}
+
+function remember(key, value) {
+  try {
+    sessionStorage.setItem(key, value);
+  } catch {
+    /* as above */
+  }
 }
 
 export class Session {
@@ -137,7 +158,23 @@ export class Session {
       if (!this.online) this.frozenMs = data.server_ms;
     }
     this.data = data;
+    if (data.build && pageVersion && data.build !== pageVersion) this.outdated(data.build);
     return data;
+  }
+
+  /** The server now serves another build than this page's (a deploy): once the moves in
+   *  flight are answered, the page loads itself again, with the views' new code. Once per
+   *  build: a page still of another version after that (an old copy served offline) plays
+   *  on as it is rather than reloading in a loop. */
+  outdated(build) {
+    if (this.reloading || remembered(RELOADED_FOR) === build) return;
+    this.reloading = true;
+    this.enqueue(() => {
+      remember(RELOADED_FOR, build);
+      document.body.dataset.reloading = build;
+      location.reload();
+      return new Promise(() => {}); // nothing after this runs on this page
+    });
   }
 
   get spectator() {

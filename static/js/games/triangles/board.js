@@ -54,7 +54,7 @@ export function createBoard(container) {
     activeSeat: 0,
     last: null,
   };
-  let fit = { scale: 1, ox: 0, oy: 0, r: 5 };
+  let fit = { scale: 1, ox: 0, oy: 0, w: 0, h: 0, turn: false, r: 5 };
   let refusedTimer = 0;
 
   const surface = createBoardCanvas(container, draw);

@@ -4,6 +4,9 @@
  *   renderClocks()   called by hud.render(): shows view.clock (or hides the clocks when
  *                    the game has none) and keeps ticking while a clock runs
  *   timeLeft(clock, now) → [ms, ms]   each seat's time left at server game time `now`
+ *   firstLineLeft(clock, now) → ms | null   the time the seat to move has left to draw its
+ *                    first line (no clock runs before it; the server aborts the game at
+ *                    zero), null when no first line is awaited
  *   formatClock(ms)  "4:59", "0:07.3" (under 10 s), "5 h 12 min", "2 d 23 h"
  *   shownRating(r, p) "1523", or "1523?" while provisional
  *   ratingOf(seat)   " · 1523" beside a name in a rated game ('' otherwise)
@@ -18,6 +21,9 @@
  * against the last server time heard plus the local time since (session.serverClockNow),
  * offline too: the server keeps charging, so the clock on screen runs on. The flag itself
  * comes from the server (a move frame with reason "time"); at zero the page only waits.
+ * A seat's clock starts with its first line: until then no clock runs, and the view's
+ * `first_line_deadline_ms` says when the server aborts the game (reason "aborted"); the
+ * page counts down to it the same way, never above `first_line_ms`.
  */
 
 import { t } from '../../core/i18n.js';
@@ -33,6 +39,11 @@ export function timeLeft(clock, now) {
     left[clock.running] = Math.max(0, Math.min(left[clock.running], clock.deadline_ms - now));
   }
   return left;
+}
+
+export function firstLineLeft(clock, now) {
+  if (clock?.first_line_deadline_ms == null) return null;
+  return Math.max(0, Math.min(clock.first_line_ms, clock.first_line_deadline_ms - now));
 }
 
 export function formatClock(ms) {

@@ -9,9 +9,20 @@ import { plural, t } from '../../core/i18n.js';
 import { ratingChange } from './clock.js';
 import { ctx, mode, mySeat, nameOf, S } from './state.js';
 
+/** The seat that drew no line: the one whose first line the aborted game waited for. */
+function silentSeat(view) {
+  return [0, 1].find((seat) => !view.lines.some((line) => line[2] === seat)) ?? 0;
+}
+
 function reasonText() {
   const view = ctx.session.view;
   const m = mode();
+  if (view.result === 'aborted') {
+    const seat = silentSeat(view);
+    return ctx.session.seats.includes(seat)
+      ? t('games.triangles.final.reason.aborted_you')
+      : t('games.triangles.final.reason.aborted', { name: nameOf(seat) });
+  }
   const loser = view.winner == null ? null : 1 - view.winner;
   const mine = loser != null && ctx.session.seats.includes(loser) && m !== 'human';
   if (view.result === 'resigned') {
@@ -53,7 +64,9 @@ export function finalModel() {
   const me = mySeat();
   let title;
   let tone = 'neutral';
-  if ((m === 'computer' || m === 'online') && me != null) {
+  if (view.result === 'aborted') { // ended before it began: nobody won, it counts for nothing
+    title = t('games.triangles.final.aborted');
+  } else if ((m === 'computer' || m === 'online') && me != null) {
     title = winner == null ? t('common.draw') : winner === me ? t('common.you_won') : t('common.you_lost');
     tone = winner == null ? 'draw' : winner === me ? 'win' : 'loss';
   } else {

@@ -9,14 +9,17 @@
  */
 
 import { formatNumber, plural, t } from '../../core/i18n.js';
-import { el, formatTime } from '../../core/ui.js';
-import { ratingOf, renderClocks } from './clock.js';
+import { announce, el, formatTime } from '../../core/ui.js';
+import { firstLineLeft, ratingOf, renderClocks } from './clock.js';
 import { canAct, computerSeat, ctx, isSpectator, mode, mySeat, nameOf, S, scoresNow, turnNow } from './state.js';
 
 const $ = (id) => document.getElementById(id);
 const root = $('tri');
 const boardBox = $('tri-board');
 const statusLine = $('tri-status');
+const live = $('tri-live');
+let firstLineTimer = 0;
+let firstLineSaid = '';
 
 export function render() {
   const { board } = ctx;
@@ -73,7 +76,7 @@ function chipSub(seat, isTurn) {
   if (m === 'online' && !ctx.session.seats.includes(seat)) {
     const kind = ctx.session.players?.[seat]?.kind;
     if (kind === 'open') return t('common.waiting');
-    if (kind === 'player' && !S.presence?.[seat]?.connected) return online.presenceText(seat);
+    if (kind === 'player' && !S.presence?.[seat]?.connected && online.hearing()) return online.presenceText(seat);
   }
   if (isTurn) return t('games.triangles.hud.to_move');
   if (m === 'online') return ctx.session.seats.includes(seat) ? t('common.you') : online.presenceText(seat);
@@ -82,10 +85,29 @@ function chipSub(seat, isTurn) {
 
 function presenceOf(seat) {
   if (mode() !== 'online' || ctx.session.players?.[seat]?.kind !== 'player' || !S.presence) return '';
+  if (!ctx.online.hearing()) return 'unknown'; // this page hears no news: no green dot
   return S.presence[seat]?.connected ? 'online' : 'away';
 }
 
-function statusText() {
+/** The first line the seat to move has yet to draw, while the view awaits one (a clock
+ *  starts with its seat's first line; the server aborts the game at the deadline):
+ *  {seat, ms} on the server's clock now, or null. */
+function firstLine() {
+  const view = ctx.session.view;
+  if (!view || view.over || ctx.session.status !== 'active' || S.display) return null;
+  const session = ctx.session;
+  const now = session.serverMs != null ? session.serverClockNow() : view.clock?.since_ms;
+  const ms = firstLineLeft(view.clock, now);
+  return ms == null ? null : { seat: view.turn, ms };
+}
+
+function firstLineText(first) {
+  const s = Math.ceil(first.ms / 1000);
+  if (ctx.session.seats.includes(first.seat)) return t('games.triangles.first_line.you', { s });
+  return t('games.triangles.first_line.them', { name: nameOf(first.seat), s });
+}
+
+function statusText(first) {
   const { board } = ctx;
   const view = ctx.session.view;
   if (!view) return ctx.session.id ? t('common.loading') : t('games.triangles.empty.status');
@@ -94,10 +116,12 @@ function statusText() {
     return ctx.session.seats.length ? t('games.triangles.status.waiting_friend') : t('games.triangles.status.open_seat');
   }
   if (view.over) {
+    if (view.result === 'aborted') return t('games.triangles.final.aborted');
     const [a, b] = view.scores;
     return t('games.triangles.status.over', { a, b });
   }
   if (S.thinking) return t('common.computer_thinking');
+  if (first && !S.busy) return firstLineText(first);
   const turn = turnNow();
   const m = mode();
   if (isSpectator()) return t('games.triangles.status.watching', { name: nameOf(turn) });
@@ -119,8 +143,23 @@ function statusText() {
 }
 
 function renderStatus() {
-  const text = statusText();
+  clearTimeout(firstLineTimer);
+  const first = firstLine();
+  const text = statusText(first);
   if (statusLine.textContent !== text) statusLine.textContent = text;
+  // The first-line countdown changes every second: said once a turn, not every second.
+  statusLine.classList.toggle('is-first-line', Boolean(first));
+  statusLine.classList.toggle('is-urgent', Boolean(first) && first.ms < 10_000 && ctx.session.seats.includes(first.seat));
+  statusLine.setAttribute('aria-live', first ? 'off' : 'polite');
+  if (first) {
+    const turnKey = `${ctx.session.id}:${ctx.session.view.turn_started_ms}`;
+    if (firstLineSaid !== turnKey) {
+      firstLineSaid = turnKey;
+      announce(live, text);
+    }
+    // again when the whole seconds shown change (and at zero, until the server's abort)
+    if (first.ms > 0) firstLineTimer = setTimeout(renderStatus, (first.ms % 1000) + 1);
+  }
   statusLine.classList.toggle('is-thinking', S.thinking);
   const conn = ctx.session.view && !ctx.session.view.over && ((mode() === 'online' && ctx.online.status !== 'open') || !ctx.session.online);
   statusLine.classList.toggle('is-offline', Boolean(conn));

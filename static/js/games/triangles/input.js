@@ -104,9 +104,9 @@ export function attachInput(board, element, { canAct, onLine, onBlocked, onChang
 
   /* ------------------------------------------------------------ keyboard ---------- */
 
-  function readingOrder() {
+  function readingOrder() { // as drawn: the field may be turned (a phone held sideways)
     return board.stars
-      .map((star, i) => ({ i, x: star[0], y: star[1] }))
+      .map((_, i) => ({ i, ...board.point(i) }))
       .sort((p, q) => p.y - q.y || p.x - q.x)
       .map((p) => p.i);
   }

@@ -8,6 +8,7 @@
  *   online.connect(gameId, since)   opens (or re-opens) the session's GameSocket (the session
  *                                    takes its states and moves; moves go through it)
  *   online.status                    "connecting" | "open" | "closed"
+ *   online.hearing()                 the socket is open and the page online: presence is news
  *   online.close()
  *   online.awayMs(seat)              how long that seat has been away (null: unknown)
  *   online.claimable()               true when the viewer may claim the win now
@@ -98,9 +99,16 @@ export class Online {
     return session.serverNow() - (session.view.turn_started_ms || 0);
   }
 
+  /** The page hears the game live: its socket is open and the server answers (a socket can
+   *  outlive the network for a while: then the session already knows it is offline). */
+  hearing() {
+    return this.status === 'open' && this.ctx.session.online;
+  }
+
   presenceText(seat) {
     const p = S.presence?.[seat];
-    if (!p || this.ctx.session.players?.[seat]?.kind !== 'player') return '';
+    // offline, the last news is no news: no "online" / "away 0:12" (the status line says why)
+    if (!p || this.ctx.session.players?.[seat]?.kind !== 'player' || !this.hearing()) return '';
     if (p.connected) return t('games.triangles.presence.online');
     const away = this.awayMs(seat);
     if (away == null) return t('games.triangles.presence.offline');

@@ -34,7 +34,8 @@ function onStep(event) {
     if (event.seat === computerSeat()) S.thinking = true;
   } else if (event.type === 'over') {
     display.turn = null;
-    if (mySeat() !== null && mode() !== 'human') feedback(event.winner === mySeat() ? 'win' : 'loss');
+    const played = event.reason !== 'aborted'; // an aborted game is neither won nor lost
+    if (played && mySeat() !== null && mode() !== 'human') feedback(event.winner === mySeat() ? 'win' : 'loss');
   }
   render();
 }

@@ -7,8 +7,10 @@
  *
  *   drawScene(ctx, s, fit, colors)   s: the board's state {view, lines, triangles, pending,
  *                                    hint, numbers, refused, band, selected, hover, cursor,
- *                                    cursorVisible, activeSeat, last}; fit: {scale, ox, oy, r}
- *   fitField(view, width, height) → fit   the field scaled into the canvas, the star size
+ *                                    cursorVisible, activeSeat, last}; fit: fitField's
+ *   fitField(view, width, height) → fit   the field scaled into the canvas (a quarter turn
+ *                                    round when that is much larger), the star size:
+ *                                    {scale, ox, oy, w, h, turn, r}
  *   starPoint(view, fit, i) → {x, y}      a star's position in CSS px
  */
 
@@ -18,18 +20,24 @@ import { ring } from './paint.js';
 const PAD = 6; // CSS px between the field's edge and the canvas edge
 
 export function fitField(v, width, height) {
-  const scale = Math.min((width - 2 * PAD) / v.width, (height - 2 * PAD) / v.height);
-  const ox = (width - v.width * scale) / 2;
-  const oy = (height - v.height * scale) / 2;
+  const straight = Math.min((width - 2 * PAD) / v.width, (height - 2 * PAD) / v.height);
+  const turned = Math.min((width - 2 * PAD) / v.height, (height - 2 * PAD) / v.width);
+  // A tall field in a wide box (a phone held sideways) is drawn a quarter turn round, its
+  // top on the left: it plays much larger so (the rules see only the stars' numbers).
+  const turn = turned > straight * 1.15;
+  const scale = turn ? turned : straight;
+  const w = (turn ? v.height : v.width) * scale;
+  const h = (turn ? v.width : v.height) * scale;
   // Star size from the density: about 5 px on a 24-star phone field, 3.5 px at 180.
   const spacing = Math.sqrt((v.width * v.height) / Math.max(1, v.stars.length)) * scale;
   const r = Math.max(3.4, Math.min(6, spacing * 0.075));
-  return { scale, ox, oy, r };
+  return { scale, ox: (width - w) / 2, oy: (height - h) / 2, w, h, turn, r };
 }
 
 export function starPoint(view, fit, i) {
-  const star = view.stars[i];
-  return { x: fit.ox + star[0] * fit.scale, y: fit.oy + star[1] * fit.scale };
+  const [x, y] = view.stars[i];
+  if (fit.turn) return { x: fit.ox + y * fit.scale, y: fit.oy + (view.width - x) * fit.scale };
+  return { x: fit.ox + x * fit.scale, y: fit.oy + y * fit.scale };
 }
 
 /** Paints one frame: the field, triangles, lines, the pending and refused lines, the band, the stars. */
@@ -55,13 +63,12 @@ export function drawScene(ctx, s, fit, colors) {
 const fields = new WeakMap(); // canvas → {key, image}
 
 function drawField(ctx, pen) {
-  const { s, fit, colors } = pen;
-  const v = s.view;
+  const { fit, colors } = pen;
   const box = {
     x: fit.ox - PAD + 1,
     y: fit.oy - PAD + 1,
-    w: v.width * fit.scale + 2 * PAD - 2,
-    h: v.height * fit.scale + 2 * PAD - 2,
+    w: fit.w + 2 * PAD - 2,
+    h: fit.h + 2 * PAD - 2,
   };
   const { canvas } = ctx;
   const m = ctx.getTransform();
@@ -361,7 +368,7 @@ function drawNumbers(ctx, pen) {
   ctx.strokeStyle = colors.field;
   ctx.fillStyle = colors.star;
   // the field's edges: a number that would cross one goes to the star's other side
-  const right = fit.ox + s.view.width * fit.scale + PAD - 2;
+  const right = fit.ox + fit.w + PAD - 2;
   const top = fit.oy - PAD + 2;
   const gap = fit.r + 3; // clear of the star and of the rings at a better line's ends
   for (const [i] of s.view.stars.entries()) {
