@@ -29,7 +29,7 @@ from app.catalog import AnyEngine, Catalog
 from app.errors import AppError
 from app.limits import Admission
 from app.models import Game
-from app.snapshots import may_replay, replay_forbidden, seats_of, viewer_seat
+from app.snapshots import may_replay, replay_forbidden, seat_holders, seats_of, viewer_seat
 from app.store import Store
 from app.wire import Event, Replay, ReplayStep
 from engines.core.errors import AppCode
@@ -144,6 +144,7 @@ class Replays:
             plies=plies,
             seat=seat,
             view=engine.view(state, seat),
+            players=await seat_holders(self.store, game),
             events=replayed.events[ply],
             timeline=self.timeline(replayed) if timeline else None,
         )

@@ -102,18 +102,7 @@ class Snapshots:
 
     async def players(self, game: Game, engine: AnyEngine | None = None) -> list[SeatHolder]:
         """Who holds each seat; in a rated game (``engine`` tells), with their ratings."""
-        pool = engine.rating_pool(engine.parse_params(game.params)) if engine else None
-        humans = [s for s in game.seats if s and s != COMPUTER]
-        names = await self.store.names(humans)
-        ratings = await self.store.ratings(game.engine, pool, humans) if pool else {}
-        return [
-            SeatHolder(kind=PlayerKind.OPEN, name=None)
-            if holder is None
-            else SeatHolder(kind=PlayerKind.COMPUTER, name=None)
-            if holder == COMPUTER
-            else _player(names.get(holder), ratings.get(holder, NEW_RATING) if pool else None)
-            for holder in game.seats
-        ]
+        return await seat_holders(self.store, game, engine)
 
     async def presence_or_unknown(self, game_id: str, seat_count: int) -> list[SeatPresence]:
         """Presence is advisory: while its store is unreachable every seat reads as never
@@ -126,6 +115,24 @@ class Snapshots:
 
     async def presence_of(self, game_id: str, seat_count: int) -> list[SeatPresence]:
         return await self.presence.seats(game_id, seat_count, self.clock.now_ms())
+
+
+async def seat_holders(
+    store: Store, game: Game, engine: AnyEngine | None = None
+) -> list[SeatHolder]:
+    """Who holds each seat of ``game``; in a rated game (``engine`` tells), with ratings."""
+    pool = engine.rating_pool(engine.parse_params(game.params)) if engine else None
+    humans = [s for s in game.seats if s and s != COMPUTER]
+    names = await store.names(humans)
+    ratings = await store.ratings(game.engine, pool, humans) if pool else {}
+    return [
+        SeatHolder(kind=PlayerKind.OPEN, name=None)
+        if holder is None
+        else SeatHolder(kind=PlayerKind.COMPUTER, name=None)
+        if holder == COMPUTER
+        else _player(names.get(holder), ratings.get(holder, NEW_RATING) if pool else None)
+        for holder in game.seats
+    ]
 
 
 def _player(name: str | None, rating: tuple[float, float] | None) -> SeatHolder:

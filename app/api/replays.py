@@ -49,7 +49,7 @@ REVIEW_CODES = (AppCode.GAME_NOT_FOUND, AppCode.NO_REVIEW, AppCode.REPLAY_FORBID
 @router.post(
     "/games/{game_id}/review",
     response_model=GameReview,
-    response_model_exclude_none=True,
+    response_model_exclude_unset=True,
     status_code=202,
     responses={
         200: {"model": GameReview, "description": "the review, done"},
@@ -73,7 +73,7 @@ async def ask_review(
 @router.get(
     "/games/{game_id}/review",
     response_model=GameReview,
-    response_model_exclude_none=True,
+    response_model_exclude_unset=True,
     responses=documented(*REVIEW_CODES),
 )
 async def review(game_id: str, svc: Svc, player_id: PlayerId) -> GameReview:

@@ -160,6 +160,9 @@ class Replay(BaseModel):
     plies: int = Field(description="moves (log entries) so far")
     seat: int | None = Field(description="the seat this view is for; null for spectators")
     view: View
+    players: list[SeatHolder] = Field(
+        description="who holds each seat (their names, no ratings), to name the seats"
+    )
     events: list[Event] = Field(description="what the move at `ply` produced; none at ply 0")
     timeline: list[ReplayStep] | None = Field(
         default=None, description="every ply's step, when asked for with `timeline=true`"
@@ -182,11 +185,23 @@ class ReviewPly(BaseModel):
     loss: float = Field(description="what the move gave away against the best one, in points")
     verdict: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
     exact: bool = Field(description="valued by the exact solver, not estimated")
+    quiet: bool = Field(
+        default=False,
+        description="no choice could lose anything here (Triangles: a safe line among many, "
+        "nothing to take): left out of the accuracy",
+    )
 
 
 class ReviewSeat(BaseModel):
     seat: int
-    accuracy: float | None = Field(description="percent; null for a seat that never moved")
+    accuracy: float | None = Field(
+        description="percent, over the judged lines; null for a seat with none judged"
+    )
+    judged: int | None = Field(
+        default=None,
+        description="the seat's lines the accuracy counts (every one but the quiet ones); "
+        "absent from reviews stored before it was counted",
+    )
     counts: ReviewCounts
 
 

@@ -17,8 +17,9 @@ it (``VERDICTS``).
   fewest triangles. Each is valued by the hard computer's search (``ai.Search``) with a
   larger budget, its positions of few lines by the solver; when the budget of the ply
   runs out, every candidate is valued by the greedy play-out instead, so the values of
-  one ply are always compared on one scale. A safe line drawn while many remain gives
-  nothing away: loss 0.
+  one ply are always compared on one scale. A safe line drawn while many remain, with
+  nothing to take, gives nothing away: loss 0, and it is ``quiet``: no choice there could
+  lose anything, so it is left out of its player's accuracy.
 
 The budgets count lines drawn, never time: the same game always gets the same review.
 Accuracy (``accuracy``) is documented in docs/review.md.
@@ -57,6 +58,7 @@ class PlyReview:
     loss: float  # triangles given away: a multiple of 0.5
     verdict: str
     exact: bool
+    quiet: bool = False  # a safe line among many, nothing to take: left out of accuracy
 
 
 def verdict(loss: float) -> str:
@@ -90,17 +92,22 @@ def review_lines(
     for ply, (a, b, seat) in enumerate(lines, start=1):
         played = (min(a, b), max(a, b))
         exact = tactics.position.legal_count() <= EXACT_LINES
+        quiet = False
         if exact:
             best, best_value = solver.best_line(tactics.position)
             given = best_value - solver.line_value(tactics.position, played)
         else:
             values = _estimates(tactics, played, again, solver)
-            best = max(values, key=lambda line: values[line])  # the first of the best
-            given = values[best] - values[played]
+            quiet = values is None
+            if values is None:
+                best, given = played, 0
+            else:
+                best = max(values, key=lambda line: values[line])  # the first of the best
+                given = values[best] - values[played]
         loss = given / 2  # the difference lost, in triangles given away
         if loss == 0:
             best = played
-        reviews.append(PlyReview(ply, seat, played, best, loss, verdict(loss), exact))
+        reviews.append(PlyReview(ply, seat, played, best, loss, verdict(loss), exact, quiet))
         tactics.draw(*played)
     return reviews
 
@@ -124,10 +131,13 @@ def _candidates(tactics: Tactics, played: Line) -> list[Line] | None:
     return sorted(found)
 
 
-def _estimates(tactics: Tactics, played: Line, again: bool, solver: Solver) -> dict[Line, int]:
+def _estimates(
+    tactics: Tactics, played: Line, again: bool, solver: Solver
+) -> dict[Line, int] | None:
+    """Each candidate's value for the mover; None for a quiet line (``_candidates``)."""
     candidates = _candidates(tactics, played)
     if candidates is None:
-        return {played: 0}
+        return None
     search = ai.Search(again, REVIEW_WORK // tactics.position.board.count)
     try:
         return {line: _line_value(tactics, line, again, solver, search) for line in candidates}
@@ -153,14 +163,19 @@ def _line_value(
 
 
 def summary(reviews: Sequence[PlyReview], seats: int) -> list[dict[str, object]]:
-    """Per seat: its accuracy and how many of its lines got each verdict."""
+    """Per seat: its accuracy over its judged lines (every line but the quiet ones: a safe
+    line drawn among many, with nothing to take, could lose nothing), how many lines were
+    judged, and how many of its lines got each verdict."""
     out: list[dict[str, object]] = []
     for seat in range(seats):
         mine = [review for review in reviews if review.seat == seat]
+        judged = [review.loss for review in mine if not review.quiet]
         counts = dict.fromkeys(VERDICT_NAMES, 0)
         for review in mine:
             counts[review.verdict] += 1
-        out.append({"seat": seat, "accuracy": accuracy([r.loss for r in mine]), "counts": counts})
+        out.append(
+            {"seat": seat, "accuracy": accuracy(judged), "judged": len(judged), "counts": counts}
+        )
     return out
 
 
@@ -176,6 +191,7 @@ def dump_review(reviews: Sequence[PlyReview], seats: int) -> dict[str, object]:
                 "loss": r.loss,
                 "verdict": r.verdict,
                 "exact": r.exact,
+                "quiet": r.quiet,
             }
             for r in reviews
         ],

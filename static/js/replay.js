@@ -12,12 +12,14 @@
  * data-ply and data-plies, for tests and tools. A finished game of an engine that reviews
  * games has a review panel (static/js/review.js): its marks in the list, the better line
  * on the board; `?review=1` asks for the review at once (the end card's "Review").
+ * Picking a ply in the list brings the board back into view when it is off screen (on a
+ * phone the list sits under the board): the board and its dashed better line stay in sight.
  */
 
 import { api } from './core/api.js';
 import { errorText } from './core/errors.js';
 import { t } from './core/i18n.js';
-import { copyLink, el, pageConfig } from './core/ui.js';
+import { copyLink, el, pageConfig, reducedMotion } from './core/ui.js';
 import { createReview } from './review.js';
 
 const AUTOPLAY_MS = 700;
@@ -121,6 +123,16 @@ function fail(error) {
   }
 }
 
+/** Scrolls the page so the stage (the board, its controls and the review's note) sits under
+ *  the sticky header, unless the board is already wholly on screen. */
+function keepBoardInView() {
+  const header = document.querySelector('.site-header')?.getBoundingClientRect().bottom ?? 0;
+  const board = $('replay-board').getBoundingClientRect();
+  if (board.top >= header && board.bottom <= window.innerHeight) return;
+  const top = stage.getBoundingClientRect().top - header - 8;
+  window.scrollBy({ top, behavior: reducedMotion() ? 'auto' : 'smooth' });
+}
+
 function schedule() {
   clearTimeout(S.timer);
   if (S.ply >= S.plies) {
@@ -198,6 +210,7 @@ async function boot() {
     return;
   }
   S.board = module.createReplayBoard($('replay-board'));
+  S.board.setPlayers?.(first.players, first.seat, first.view); // before the review names seats
   S.plies = first.plies;
   S.timeline = first.timeline || [];
   views.set(first.ply, { ...first, timeline: null });
@@ -219,6 +232,7 @@ list.addEventListener('click', (event) => {
   if (!button) return;
   stop();
   go(Number(button.dataset.ply));
+  keepBoardInView();
 });
 slider.addEventListener('input', () => {
   stop();

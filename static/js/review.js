@@ -6,10 +6,14 @@
  * restarted) is asked for again. Once done, each ply of the list is marked by its verdict
  * (a colour and a symbol, SYMBOLS, with the verdict's words for screen readers), the board
  * draws the better line of the current ply dashed (the game's replay board's optional
- * `hint(move, seat)`; `moveLabel(move)` and `lossLabel(loss)` word them), and each seat gets
- * its accuracy. Everything shown is the server's:
- * verdicts, better lines, losses and accuracies. The panel says where it is in
- * data-review ("none" | "pending" | "done" | "error"), for tests and tools.
+ * `hint(move, seat)`; `moveLabel(move)` and `lossLabel(loss)` word them, and its optional
+ * `numberStars(on)` numbers what those words name), each seat gets its accuracy under its
+ * name as the game gave it (the board's optional `seatName(seat)`), and a legend says what
+ * each mark means. The note (the current ply's verdict and better line) sits under the
+ * replay's controls, by the board. Everything shown is the server's: verdicts, better
+ * lines, losses and accuracies (null: no line of that seat could lose anything). The panel
+ * says where it is in data-review ("none" | "pending" | "done" | "error"), for tests and
+ * tools; the note carries the same data-review.
  *
  *   const review = createReview({gameId, game, board, list, currentPly})
  *   review.start(ask)   shows a stored review, or asks for one when `ask` (?review=1)
@@ -38,6 +42,7 @@ export function createReview({ gameId, game, board, list, currentPly }) {
 
   function setState(state, text = '') {
     panel.dataset.review = state;
+    note.dataset.review = state;
     askButton.hidden = state === 'done' || state === 'pending';
     askButton.disabled = state === 'pending';
     note.textContent = text;
@@ -79,19 +84,46 @@ export function createReview({ gameId, game, board, list, currentPly }) {
         el('span', { class: 'visually-hidden' }, t(`replay.review.verdict.${step.verdict}`)),
       );
     }
-    $('review-summary').replaceChildren(...review.summary.map(seatSummary));
+    $('review-summary').replaceChildren(...review.summary.map(seatSummary), legend());
+    board.numberStars?.(true);
     setState('done');
     show(currentPly());
   }
 
+  /** What each mark means: every verdict's symbol and words, best first. */
+  function legend() {
+    return el(
+      'div',
+      { class: 'review-legend', id: 'review-legend' },
+      el('span', { class: 'review-legend__title', id: 'review-legend-title' }, t('replay.review.legend')),
+      el(
+        'ul',
+        { class: 'review-legend__marks', 'aria-labelledby': 'review-legend-title' },
+        ...Object.entries(SYMBOLS).map(([verdict, symbol]) =>
+          el(
+            'li',
+            { class: `review-legend__mark review-step--${verdict}`, 'data-verdict': verdict },
+            el('span', { class: 'review-mark', 'aria-hidden': 'true' }, symbol),
+            ` ${t(`replay.review.verdict.${verdict}`)}`,
+          ),
+        ),
+      ),
+    );
+  }
+
   function seatSummary({ seat, accuracy, counts }) {
-    const value = accuracy === null ? '–' : formatNumber(accuracy);
+    const name = board.seatName?.(seat) ?? t('replay.review.seat', { n: seat + 1 });
+    const judged = accuracy !== null && accuracy !== undefined;
     return el(
       'div',
       { class: 'review-seat', 'data-seat': String(seat) },
       el('span', { class: `replay-seat replay-seat--${seat}`, 'aria-hidden': 'true' }),
-      el('span', { class: 'review-seat__name' }, t('replay.review.seat', { n: seat + 1 })),
-      el('b', { class: 'review-seat__accuracy', 'data-accuracy': String(accuracy) }, t('replay.review.accuracy', { value })),
+      el('span', { class: 'review-seat__name' }, name),
+      judged
+        ? el('b', { class: 'review-seat__accuracy', 'data-accuracy': String(accuracy) },
+            t('replay.review.accuracy', { value: formatNumber(accuracy) }))
+        : el('span', { class: 'review-seat__accuracy review-seat__accuracy--none', 'data-accuracy': 'null' },
+            t('replay.review.unjudged')),
       el(
         'span',
         { class: 'review-seat__counts' },

@@ -418,3 +418,17 @@ def test_a_running_game_replayed_again_extends_the_kept_states(
     _, state, entries = state_from_log(alice, created["id"])
     assert (body["plies"], body["view"]) == (3, BLOCKS.view(state, 0))
     assert [step["scores"] for step in body["timeline"]][-1] == [state.score]
+
+
+def test_a_replay_names_who_held_each_seat(client: Any, alice_bob: Any, clock: FakeClock) -> None:
+    """The replay page names the seats as the game did (issue 36: "Player 1 / Player 2"
+    even against the computer): the replay carries each seat's holder, without ratings."""
+    alice, _ = alice_bob
+    assert alice.put("/api/me", json={"name": "François-Marie Dubois"}).status_code == 200
+    created = play(alice, clock, "triangles", moves=2)
+    answer = replay(alice, created["id"], 1)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["players"] == [
+        {"kind": "player", "name": "François-Marie Dubois", "rating": None, "provisional": None},
+        {"kind": "computer", "name": None, "rating": None, "provisional": None},
+    ]

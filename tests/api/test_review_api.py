@@ -311,3 +311,34 @@ def test_a_review_flood_leaves_the_computer_answering_at_once(
         lines = [entry for entry in entries if entry["move"]["type"] == "line"]
         assert body["status"] == "done" and len(body["plies"]) == len(lines)
         assert stored_review(client, game) == {k: v for k, v in body.items() if k != "status"}
+
+
+def test_a_game_resigned_after_six_quiet_lines_shows_no_accuracy(
+    client: Any, alice_bob: Any, clock: FakeClock
+) -> None:
+    """Six safe lines among many (three each, Alice against the easy computer), then Alice
+    resigns: no line could lose anything, so neither seat gets an accuracy (issue 36: both
+    showed 100 %). The null comes through the API as null, not left out."""
+    alice, _ = alice_bob
+    created = alice.new_game("triangles", number="00000007-a", params={"opponent": "easy"})
+    game_id, version = created["id"], created["version"]
+    for _ in range(3):  # Alice draws the line the computer would; the computer answers
+        _, state, _ = state_from_log(alice, game_id)
+        moved = alice.move(game_id, version, TRIANGLES.dump_move(TRIANGLES.computer_move(state)))
+        assert moved.status_code == 200, moved.text
+        version = moved.json()["version"]
+    resigned = alice.move(game_id, version, {"type": "resign"})
+    assert resigned.status_code == 200, resigned.text
+    assert len(state_from_log(alice, game_id)[2]) == 7  # six lines and the resignation
+    url = f"/api/games/{game_id}/review"
+    alice.post(url)
+    settle(client, game_id)
+    body = alice.get(url).json()
+    assert [(p["ply"], p["seat"], p["loss"], p["verdict"], p["quiet"]) for p in body["plies"]] == [
+        (ply, (ply - 1) % 2, 0.0, "best", True) for ply in range(1, 7)
+    ]
+    counts = {"best": 3, "good": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0}
+    assert body["summary"] == [
+        {"seat": 0, "accuracy": None, "judged": 0, "counts": counts},
+        {"seat": 1, "accuracy": None, "judged": 0, "counts": counts},
+    ]

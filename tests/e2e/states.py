@@ -332,7 +332,7 @@ def triangles_online_offline(page: Any) -> None:
 def review_triangles_online(page: Any) -> None:
     """The review of an online game of two long names, reached by the end card's Review,
     at the first line it marks as not the best (its note names the better line), or else
-    at its last line."""
+    at its last line, picked in the list."""
     game_id, guest = online_game(page, lines=8)
     guest.close()
     page.goto(f"/g/{game_id}")
@@ -343,6 +343,9 @@ def review_triangles_online(page: Any) -> None:
     review = api(page, "GET", f"/api/games/{game_id}/review")
     ply = next((p["ply"] for p in review["plies"] if p["verdict"] != "best"),
                review["plies"][-1]["ply"])
-    page.evaluate(f"location.hash = '#ply={ply}'")
+    step = page.locator(f".replay-list__step[data-ply='{ply}']")
+    step.scroll_into_view_if_needed()
+    step.click()  # picked in the list: the board comes back into view (issue 36)
     expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply))
     expect(page.locator("#replay")).to_have_attribute("data-state", "ready")
+    expect(page.locator("#review-note")).to_be_in_viewport()

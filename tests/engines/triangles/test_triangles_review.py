@@ -150,3 +150,32 @@ def test_the_same_game_always_gets_the_same_review(seed: int, again: bool) -> No
     assert plies[-1]["exact"]  # the end is always solved
     counts = [sum(seat["counts"].values()) for seat in first["summary"]]
     assert counts == [sum(p["seat"] == s for p in plies) for s in (0, 1)]
+    judged = [sum(p["seat"] == s and not p["quiet"] for p in plies) for s in (0, 1)]
+    assert [seat["judged"] for seat in first["summary"]] == judged
+
+
+def test_accuracy_counts_only_the_lines_that_could_lose_something() -> None:
+    """Hard against easy, seed 42: the first 11 lines are safe lines among many (quiet,
+    loss 0) and left out; each seat's accuracy is the mean over its 25 other lines (seat
+    0: 16 best, 5 losing one triangle, 4 losing two: (1600 + 375 + 200) / 25 = 87.0)."""
+    review = ENGINE.review(hard_against_easy(42, False))
+    assert [p["ply"] for p in review["plies"] if p["quiet"]] == list(range(1, 12))
+    assert [(s["seat"], s["accuracy"], s["judged"]) for s in review["summary"]] == [
+        (0, 87.0, 25),
+        (1, 88.0, 25),
+    ]
+
+
+def test_a_game_resigned_after_a_few_quiet_lines_gives_no_accuracy() -> None:
+    """Six lines on 24 stars, then a resignation: every line was a safe one among many,
+    so neither player is judged (issue 36: both showed 100 %)."""
+    params = ENGINE.parse_params({"field": "phone", "stars": 24, "opponent": "easy"})
+    state = ENGINE.new_game(params, 7)
+    for _ in range(6):
+        state, _ = ENGINE.apply(state, ENGINE.computer_move(state), 0, state.turn)
+    review = ENGINE.review(state)
+    assert all(p["quiet"] and p["verdict"] == "best" for p in review["plies"])
+    assert [(s["accuracy"], s["judged"], s["counts"]["best"]) for s in review["summary"]] == [
+        (None, 0, 3),
+        (None, 0, 3),
+    ]

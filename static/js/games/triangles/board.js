@@ -9,6 +9,9 @@
  *                                         its triangles fill from it); onStep(event) before each
  *   board.setPending({a, b, seat}|null) a line sent but not yet answered (dashed)
  *   board.setHint({a, b, seat}|null)    the review's better line (dashed, with end rings)
+ *   board.setNumbers(on)                each star's number beside it (its index in the
+ *                                         view's stars, plus one: the review's words use it);
+ *                                         the box's data-star-numbers says how many were drawn
  *   board.refuse({a, b, star?, line?})  flashes a refused line (and the star / line the server
  *                                         named as the reason), fading out
  *   board.select(i|null), board.selected
@@ -41,6 +44,7 @@ export function createBoard(container) {
     triangles: [], // {a, b, c, seat, fill, base:[a, b]}
     pending: null,
     hint: null, // {a, b, seat}: the better line a review shows
+    numbers: false, // each star's number drawn beside it (a review names lines by them)
     refused: null, // {a, b, star, line, alpha}
     selected: null,
     cursor: null,
@@ -85,6 +89,7 @@ export function createBoard(container) {
     if (!s.view) return;
     fit = fitField(s.view, width, height);
     drawScene(ctx, s, fit, colors);
+    container.dataset.starNumbers = s.numbers ? String(s.view.stars.length) : '0';
   }
 
   /* ------------------------------------------------------------ state ------------- */
@@ -218,6 +223,7 @@ export function createBoard(container) {
     play,
     setPending,
     setHint: (line) => change('hint', line),
+    setNumbers: (on) => change('numbers', Boolean(on)),
     refuse,
     clearRefused,
     select: (i) => change('selected', i),

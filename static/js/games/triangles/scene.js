@@ -2,11 +2,12 @@
  * scene — one frame of the Triangles field, painted from the board's state (board.js):
  * the field, the filled triangles, the lines (the last one glowing), the pending line, a
  * review's better line (hint), a refused line with the star or line in its way, the rubber band, the stars with the
- * selection, hover, snap and keyboard rings. It reads only what it is handed.
+ * selection, hover, snap and keyboard rings, and while a review is shown (numbers) each
+ * star's number. It reads only what it is handed.
  *
  *   drawScene(ctx, s, fit, colors)   s: the board's state {view, lines, triangles, pending,
- *                                    hint, refused, band, selected, hover, cursor, cursorVisible,
- *                                    activeSeat, last}; fit: fitField's
+ *                                    hint, numbers, refused, band, selected, hover, cursor,
+ *                                    cursorVisible, activeSeat, last}; fit: fitField's
  *   fitField(view, width, height) → fit   the field scaled into the canvas (a quarter turn
  *                                    round when that is much larger), the star size:
  *                                    {scale, ox, oy, w, h, turn, r}
@@ -51,6 +52,7 @@ export function drawScene(ctx, s, fit, colors) {
   if (s.refused) drawRefused(ctx, pen, s.refused, lineWidth);
   if (s.band) drawBand(ctx, pen, s.band, lineWidth);
   drawStars(ctx, pen);
+  if (s.numbers) drawNumbers(ctx, pen);
 }
 
 // The field (its fill, two glows and edge) is painted once per canvas, size, pixel ratio and
@@ -347,6 +349,38 @@ function drawStars(ctx, pen) {
     ctx.beginPath();
     ctx.arc(p.x, p.y, r, 0, Math.PI * 2);
     ctx.fill();
+  }
+  ctx.restore();
+}
+
+/** Each star's number (its index in the view's stars, plus one: the words of a review name
+ *  lines by these numbers), beside the star, above and to the right, outlined in the
+ *  field's colour so it reads over lines and triangles. */
+function drawNumbers(ctx, pen) {
+  const { s, fit, colors, point } = pen;
+  const size = Math.round(Math.max(10, Math.min(13, fit.r * 2.2)));
+  ctx.save();
+  ctx.font = `700 ${size}px system-ui, sans-serif`;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
+  ctx.lineJoin = 'round';
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = colors.field;
+  ctx.fillStyle = colors.star;
+  // the field's edges: a number that would cross one goes to the star's other side
+  const right = fit.ox + fit.w + PAD - 2;
+  const top = fit.oy - PAD + 2;
+  const gap = fit.r + 3; // clear of the star and of the rings at a better line's ends
+  for (const [i] of s.view.stars.entries()) {
+    const p = point(i);
+    const label = String(i + 1);
+    const width = ctx.measureText(label).width;
+    let x = p.x + gap;
+    let y = p.y - gap;
+    if (x + width > right) x = p.x - gap - width;
+    if (y - size < top) y = p.y + gap + size;
+    ctx.strokeText(label, x, y);
+    ctx.fillText(label, x, y);
   }
   ctx.restore();
 }

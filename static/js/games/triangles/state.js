@@ -11,7 +11,7 @@
  *   canAct()
  */
 
-import { t } from '../../core/i18n.js';
+import { seatName } from './names.js';
 
 export const ctx = { page: null, session: null, board: null, menu: null, online: null, final: null, input: null };
 
@@ -49,15 +49,8 @@ export function isSpectator() {
 }
 
 export function nameOf(seat) {
-  const m = mode();
-  if (m === 'computer') {
-    if (seat === computerSeat()) return t('common.computer');
-    return ctx.session.seats.length ? t('common.you') : ctx.session.players?.[0]?.name || t('common.player1');
-  }
-  if (m === 'human') return t(`common.player${seat + 1}`);
-  const p = ctx.session.players?.[seat];
-  if (p?.kind === 'open') return t('games.triangles.seat.open');
-  return p?.name || t(`common.player${seat + 1}`);
+  const { players, seats } = ctx.session;
+  return seatName({ kind: mode(), computerSeat: computerSeat(), players, mine: seats }, seat);
 }
 
 export function turnNow() {
