@@ -221,8 +221,21 @@ class OpenGames(BaseModel):
 # --- players, records, daily, catalog -----------------------------------------------------
 
 
+class RatedProgress(BaseModel):
+    """How far a player is from rated play in one game (README "Rated play")."""
+
+    finished: int = Field(description="their finished games that count, at most `needed`")
+    needed: int = Field(description="the finished games rated play asks for")
+    moves: int = Field(description="the moves of their own a game needs to count")
+
+
 class Me(BaseModel):
     name: str | None
+    rated: dict[str, RatedProgress] = Field(
+        default_factory=dict,
+        description="per game that offers rated play: the player's progress towards it "
+        "(open once `finished` reaches `needed` and the player has a name)",
+    )
 
 
 class PushKey(BaseModel):

@@ -15,7 +15,7 @@ import { intlReady } from './core/intl.js';
 import { el, toast } from './core/ui.js';
 import { variantParts, variantWords } from './core/variant.js';
 import { remember } from './lobby/remember.js';
-import { initSeek, seekNamed } from './lobby/seek.js';
+import { initSeek, seekPlayer } from './lobby/seek.js';
 
 const OPEN_REFRESH_MS = 5000;
 
@@ -235,7 +235,7 @@ document.addEventListener('visibilitychange', () => {
 
 const nameForm = initNameForm({
   onSaved: (me) => {
-    seekNamed(me?.name);
+    seekPlayer(me);
     refreshOpen();
   },
 });
@@ -245,7 +245,7 @@ document.querySelector('[data-retry-catalog]')?.addEventListener('click', loadCa
 // The date comes once a worker has loaded the formatters' data (core/intl.js): made here
 // first, the date formatter loaded it in the page's first script task.
 intlReady().then(showToday);
-nameForm.load().then((me) => seekNamed(me?.name));
+nameForm.load().then(seekPlayer);
 // The open list and the remembered games speak the catalog's words: they come after it
 // (loadCatalog never throws; without a catalog they fall back to plain names).
 loadCatalog().then(() => {

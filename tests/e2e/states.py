@@ -129,6 +129,20 @@ def lobby_seek(page: Any) -> None:
     expect(page.locator("[data-seek-elapsed]")).not_to_have_text("")
 
 
+@case("lobby-rated-progress")
+def lobby_rated_progress(page: Any) -> None:
+    """The Rated switch of a named player 3 games short of rated play: off, with the
+    progress and the reason (the player's answer is stubbed: a long name, 3 of 5 games)."""
+    me = {"name": "François-Marie Dubois",
+          "rated": {"triangles": {"finished": 3, "needed": 5, "moves": 5}}}
+    page.route("**/api/me", lambda route: route.fulfill(json=me))
+    page.goto("/")
+    expect(page.locator("#seek-section")).to_have_attribute("data-seek", "idle")
+    page.locator('#seek-clocks input[value="10+5"]').check()
+    expect(page.locator("[data-rated-progress]")).not_to_have_text("")
+    page.locator("#seek-rated-row").scroll_into_view_if_needed()
+
+
 @case("blocks")
 def blocks(page: Any) -> None:
     page.goto("/play/blocks/classic10/00000001-a")
