@@ -143,6 +143,34 @@ def lobby_rated_progress(page: Any) -> None:
     page.locator("#seek-rated-row").scroll_into_view_if_needed()
 
 
+def offline(page: Any) -> None:
+    """Every API call fails as with no network (the page itself came, as from the cache)."""
+    page.route("**/api/**", lambda route: route.abort())
+
+
+@case("lobby-offline")
+def lobby_offline(page: Any) -> None:
+    offline(page)
+    page.goto("/")
+    expect(page.locator("#connection-banner")).to_be_visible()
+
+
+@case("me-offline")
+def me_offline(page: Any) -> None:
+    offline(page)
+    page.goto("/me")
+    expect(page.locator("#main")).to_have_attribute("data-stats", "error")
+    expect(page.locator("#connection-banner")).to_be_visible()
+
+
+@case("blocks-offline")
+def blocks_offline(page: Any) -> None:
+    offline(page)
+    page.goto("/play/blocks/classic10")
+    expect(page.locator("#blocks")).to_have_attribute("data-state", "error")
+    expect(page.locator("#connection-banner")).to_be_visible()
+
+
 @case("blocks")
 def blocks(page: Any) -> None:
     page.goto("/play/blocks/classic10/00000001-a")

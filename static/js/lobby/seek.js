@@ -6,7 +6,7 @@
  * game, then goes to /g/{id}. Each poll keeps the seek alive: a closed page stops polling
  * (and withdraws the seek on its way out), so its seek leaves the pool.
  *
- *   initSeek(catalog) — wires the section; catalog: Map name → /api/catalog entry
+ *   initSeek(catalog) — wires the section once; catalog: Map name → /api/catalog entry
  *   Page state: #seek-section[data-seek] = "idle" | "waiting" | "paired"
  */
 
@@ -215,6 +215,7 @@ async function cancel() {
 }
 
 export function initSeek(catalog) {
+  if (game) return; // wired already (the lobby reads its data again after an outage)
   game = [...(catalog?.values() ?? [])].find((g) => g.params?.opponent?.choices?.includes('online') && g.params?.clock) ?? null;
   if (!section || !game) return;
   renderClocks();

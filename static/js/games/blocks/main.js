@@ -36,6 +36,7 @@ const page = new GamePage('blocks', {
   opened,
   adopt,
   failed,
+  connection: (state) => menu.setOffline(state === 'offline'),
   notice: (text, kind) => hud.notice(text, kind),
   slot: () => start.slot(session.view),
   address: () => (page.config.daily ? null : `/g/${encodeURIComponent(session.id)}`),
@@ -105,7 +106,8 @@ function adopt() {
   if (view.over && !wasOver) ending.end();
 }
 
-/** The boot opened no game: the notice says why, with a link to a new one. */
+/** The boot opened no game: the notice says why, with a link to a new one (none offline:
+ *  the server makes new games; the page opens its game by itself once it is back). */
 function failed(error) {
   const ruleset = start.ruleset();
   $('blocks').dataset.state = 'error';
@@ -113,10 +115,9 @@ function failed(error) {
   const notice = $('blocks-notice');
   notice.hidden = false;
   notice.className = 'blocks-notice blocks-notice--error blocks-notice--failed';
-  notice.replaceChildren(
-    el('span', {}, page.text(error)),
-    el('a', { class: 'btn btn-primary', href: `/play/blocks/${ruleset}?new=1` }, t('games.blocks.new_game')),
-  );
+  const offline = error.status === 0;
+  notice.replaceChildren(el('span', {}, page.text(error)));
+  if (!offline) notice.append(el('a', { class: 'btn btn-primary', href: `/play/blocks/${ruleset}?new=1` }, t('games.blocks.new_game')));
   menu.setOptions({ catalog, ruleset, mode: catalog?.params?.mode?.default, rotation: false, daily: false });
 }
 
