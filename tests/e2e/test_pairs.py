@@ -524,6 +524,29 @@ def test_shared_number_link_and_spectators(browser: Any, server_url: str, phone:
     )
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_a_wrong_number_says_so_and_opens_no_other_game(
+    phone: Any, server_url: str, lang: str
+) -> None:
+    """Issue 36 (8): /play/pairs/abc silently opened the player's unfinished game (it read
+    "abc" as a variant); it is a number, and a wrong one."""
+    phone.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    page = phone.new_page()
+    unfinished = page.request.post("/api/games", data={"game": "pairs"}).json()["id"]
+    page.goto("/play/pairs/abc")
+    expect(page.locator("#pairs")).to_have_attribute("data-state", "error")
+    expect(page.locator("#pairs-overlay-text")).to_have_text(
+        words(lang).get("games.pairs.error.bad_number", words(lang)["error.bad_number"])
+    )
+    expect(page.locator("#pairs")).not_to_have_attribute("data-game-id", unfinished)
+    blocks = phone.new_page()
+    blocks.goto("/play/blocks/abc")
+    expect(blocks.locator("#blocks")).to_have_attribute("data-state", "error")
+    expect(blocks.locator("#blocks-notice")).to_contain_text(words(lang)["error.bad_number"])
+    blocks.goto("/play/blocks/gravity8")  # a variant is still a variant
+    expect(blocks.locator("#blocks")).to_have_attribute("data-state", re.compile("playing"))
+
+
 def test_daily_page_uses_the_browsers_local_date(browser: Any, server_url: str, shot: Any) -> None:
     zone = "Pacific/Kiritimati"  # UTC+14: often a day ahead of the server's UTC date
     context = browser.new_context(
