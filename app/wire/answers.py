@@ -187,7 +187,9 @@ class ReviewSeat(BaseModel):
 
 
 class GameReview(BaseModel):
-    status: Literal["pending", "done"]
+    status: Literal["none", "pending", "done"] = Field(
+        description="none: nobody asked for it (or the ask was lost with a restart: POST)"
+    )
     plies: list[ReviewPly] | None = Field(default=None, description="once done")
     summary: list[ReviewSeat] | None = Field(default=None, description="once done")
 

@@ -80,3 +80,18 @@ def test_a_review_on_a_phone_is_asked_with_the_button(phone: Any) -> None:
     page.locator("#review").scroll_into_view_if_needed()
     settle(page)
     page.screenshot(path=str(SHOTS / "review-phone-panel.png"))
+
+
+def test_the_replay_of_an_unreviewed_game_logs_no_error(desktop: Any) -> None:
+    """Issue 36 (8): every replay of an unreviewed Triangles game logged a 404 (the page's
+    GET of the review answered no_review); it answers {"status": "none"}."""
+    page = desktop.new_page()
+    final = played(page, "triangles")
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(f"/replay/{final['id']}")
+    expect(page.locator("#review")).to_have_attribute("data-review", "none")
+    expect(page.locator("#review-ask")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    assert errors == []
