@@ -239,6 +239,9 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
         game_id=game.id,
         number=game.number,
         reviewable=reviewable,
+        # A game under way opens at its latest move (what its players see), a finished one
+        # at the start.
+        running=game.status == GameStatus.ACTIVE,
     )
 
 
