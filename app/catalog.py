@@ -26,5 +26,11 @@ class Catalog:
     def __contains__(self, name: object) -> bool:
         return name in self.engines
 
+    def rated(self) -> list[str]:
+        """The games that offer rated play (a ``rated`` param)."""
+        return [
+            name for name, engine in self.engines.items() if "rated" in engine.describe()["params"]
+        ]
+
     def describe(self) -> list[CatalogEntry]:
         return [engine.describe() for engine in self.engines.values()]

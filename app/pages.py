@@ -178,10 +178,15 @@ async def play(request: Request, game: str) -> HTMLResponse:
 
 @router.get("/play/{game}/{first}", response_class=HTMLResponse)
 async def play_variant_or_number(request: Request, game: str, first: str) -> HTMLResponse:
-    """``/play/pairs/41739205-b`` (a shared board) or ``/play/blocks/classic10`` (a variant)."""
-    if first[:1].isdigit():
-        return game_page(request, game, number=first)
-    return game_page(request, game, variant=first)
+    """``/play/pairs/41739205-b`` (a shared board) or ``/play/blocks/classic10`` (a variant).
+    Anything but one of the game's variants is taken as a number, so a wrong one
+    (``/play/pairs/abc``) is refused as a number (``bad_number``), never read as another
+    page of the game."""
+    catalog = request.app.state.services.catalog
+    variants = catalog.engine(game).describe().get("rulesets", {}) if game in catalog else {}
+    if first in variants:
+        return game_page(request, game, variant=first)
+    return game_page(request, game, number=first)
 
 
 @router.get("/play/{game}/{variant}/{number}", response_class=HTMLResponse)
@@ -234,6 +239,9 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
         game_id=game.id,
         number=game.number,
         reviewable=reviewable,
+        # A game under way opens at its latest move (what its players see), a finished one
+        # at the start.
+        running=game.status == GameStatus.ACTIVE,
     )
 
 

@@ -9,6 +9,7 @@ import re
 from app.catalog import Catalog
 from app.clock import Clock, parse_day, today
 from app.errors import AppError
+from app.fair_play import MIN_FINISHED, MIN_OWN_MOVES
 from app.limits import Admission
 from app.models import COMPUTER
 from app.moves import MovePath
@@ -23,6 +24,7 @@ from app.wire import (
     Me,
     OpenGame,
     OpenGames,
+    RatedProgress,
     RecordRow,
     Records,
     Stats,
@@ -105,12 +107,19 @@ class Reads:
         )
 
     async def me(self, player_id: str) -> Me:
-        return Me(name=(await self.store.names([player_id])).get(player_id))
+        """The player's name and, per game that offers rated play, how far they are from it."""
+        name = (await self.store.names([player_id])).get(player_id)
+        rated = {}
+        for game in self.catalog.rated():
+            _, finished = await self.store.rated_standing(
+                player_id, game, MIN_FINISHED, MIN_OWN_MOVES
+            )
+            rated[game] = RatedProgress(finished=finished, needed=MIN_FINISHED, moves=MIN_OWN_MOVES)
+        return Me(name=name, rated=rated)
 
     async def rename(self, player_id: str, raw_name: str) -> Me:
-        name = clean_name(raw_name)
-        await self.store.set_name(player_id, name, self.clock.now_ms())
-        return Me(name=name)
+        await self.store.set_name(player_id, clean_name(raw_name), self.clock.now_ms())
+        return await self.me(player_id)
 
     async def records(self, player_id: str, game: str | None) -> Records:
         if game is not None:

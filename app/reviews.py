@@ -46,6 +46,7 @@ from engines.core.errors import AppCode
 log = logging.getLogger("app.reviews")
 
 PENDING = GameReview(status="pending")
+NONE = GameReview(status="none")
 RETRY_AFTER_S = 5  # a review of a usual game takes a second or two, a big one ten
 STOP_WAIT_S = 1.0  # what a drain gives dropped reviews' tasks to end (they end at once)
 
@@ -95,14 +96,16 @@ class Reviews:
         return PENDING
 
     async def get(self, game_id: str, player_id: str) -> GameReview:
-        """The stored review, ``pending`` while it runs here, else 404 ``no_review``."""
+        """The stored review, ``pending`` while it runs here, else ``none``: a page that
+        shows a game's review asks for it on every replay, and a game nobody had reviewed
+        is no error (its 404 filled the console of every such replay)."""
         game, _ = await self._reviewable(game_id, player_id)
         stored = await self.store.review(game.id)
         if stored is not None:
             return _done(stored)
         if game.id in self.running:
             return PENDING
-        raise AppError(AppCode.NO_REVIEW, "no review was asked for this game: POST to ask")
+        return NONE
 
     async def stop(self) -> None:
         """Drop every review in progress (a drain): the review processes are killed, so

@@ -78,8 +78,9 @@ async def ask_review(
 )
 async def review(game_id: str, svc: Svc, player_id: PlayerId) -> GameReview:
     """The review: ``pending``, or ``done`` with every move marked (``plies``) and each
-    seat's accuracy (``summary``); 404 ``no_review`` when none was asked (ask again with
-    POST: a review pending in a server that restarted is not remembered)."""
+    seat's accuracy (``summary``); ``none`` when none was asked (ask with POST: a review
+    pending in a server that restarted is not remembered). 404 ``no_review`` for a game
+    whose engine has no review."""
     return await svc.reviews.get(game_id, player_id)
 
 

@@ -206,7 +206,9 @@ class ReviewSeat(BaseModel):
 
 
 class GameReview(BaseModel):
-    status: Literal["pending", "done"]
+    status: Literal["none", "pending", "done"] = Field(
+        description="none: nobody asked for it (or the ask was lost with a restart: POST)"
+    )
     plies: list[ReviewPly] | None = Field(default=None, description="once done")
     summary: list[ReviewSeat] | None = Field(default=None, description="once done")
 
@@ -240,8 +242,21 @@ class OpenGames(BaseModel):
 # --- players, records, daily, catalog -----------------------------------------------------
 
 
+class RatedProgress(BaseModel):
+    """How far a player is from rated play in one game (README "Rated play")."""
+
+    finished: int = Field(description="their finished games that count, at most `needed`")
+    needed: int = Field(description="the finished games rated play asks for")
+    moves: int = Field(description="the moves of their own a game needs to count")
+
+
 class Me(BaseModel):
     name: str | None
+    rated: dict[str, RatedProgress] = Field(
+        default_factory=dict,
+        description="per game that offers rated play: the player's progress towards it "
+        "(open once `finished` reaches `needed` and the player has a name)",
+    )
 
 
 class PushKey(BaseModel):

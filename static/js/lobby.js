@@ -7,6 +7,7 @@
  */
 
 import { api } from './core/api.js';
+import { watchConnection } from './core/connection.js';
 import { initNameForm } from './core/name-form.js';
 import { errorText as wordsFor } from './core/errors.js';
 import { fnv1a32 } from './core/daily.js';
@@ -15,7 +16,7 @@ import { intlReady } from './core/intl.js';
 import { el, toast } from './core/ui.js';
 import { variantParts, variantWords } from './core/variant.js';
 import { remember } from './lobby/remember.js';
-import { initSeek, seekNamed } from './lobby/seek.js';
+import { initSeek, seekPlayer } from './lobby/seek.js';
 
 const OPEN_REFRESH_MS = 5000;
 
@@ -43,6 +44,10 @@ function onlineGame() {
 
 let catalog = null;
 
+// Offline (an answer that never came), the page says so once, in the site's banner, and
+// reads everything again when the server is back: no notice claims the list below failed.
+const lost = watchConnection(() => loadAll());
+
 async function loadCatalog() {
   const notice = document.getElementById('catalog-error');
   try {
@@ -54,8 +59,8 @@ async function loadCatalog() {
     }
     const create = document.querySelector('[data-create-challenge]');
     if (create) create.disabled = !onlineGame();
-  } catch {
-    notice.hidden = false;
+  } catch (error) {
+    notice.hidden = lost(error);
   }
 }
 
@@ -178,7 +183,8 @@ async function refreshOpen() {
   try {
     const data = await api('GET', '/api/open');
     renderOpen(data.games || []);
-  } catch {
+  } catch (error) {
+    lost(error);
     status.hidden = false;
     status.classList.add('open-status--error');
     status.textContent = t('lobby.open.error');
@@ -235,7 +241,7 @@ document.addEventListener('visibilitychange', () => {
 
 const nameForm = initNameForm({
   onSaved: (me) => {
-    seekNamed(me?.name);
+    seekPlayer(me);
     refreshOpen();
   },
 });
@@ -245,11 +251,15 @@ document.querySelector('[data-retry-catalog]')?.addEventListener('click', loadCa
 // The date comes once a worker has loaded the formatters' data (core/intl.js): made here
 // first, the date formatter loaded it in the page's first script task.
 intlReady().then(showToday);
-nameForm.load().then((me) => seekNamed(me?.name));
-// The open list and the remembered games speak the catalog's words: they come after it
-// (loadCatalog never throws; without a catalog they fall back to plain names).
-loadCatalog().then(() => {
-  initSeek(catalog);
-  intlReady().then(refreshOpen); // the rows say how long ago with a formatter
-  remember(catalog);
-});
+function loadAll() {
+  nameForm.load().then(seekPlayer);
+  // The open list and the remembered games speak the catalog's words: they come after it
+  // (loadCatalog never throws; without a catalog they fall back to plain names).
+  loadCatalog().then(() => {
+    initSeek(catalog);
+    intlReady().then(refreshOpen); // the rows say how long ago with a formatter
+    remember(catalog);
+  });
+}
+
+loadAll();

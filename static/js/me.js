@@ -8,6 +8,7 @@
  */
 
 import { api } from './core/api.js';
+import { watchConnection } from './core/connection.js';
 import { initNameForm } from './core/name-form.js';
 import { formatNumber, has, lang, plural, t } from './core/i18n.js';
 import { intlReady } from './core/intl.js';
@@ -19,6 +20,10 @@ import { initTransfer } from './me/transfer.js';
 const PAGE = 10;
 const main = document.getElementById('main');
 let catalog = new Map();
+
+// Offline (an answer that never came), the site's banner says so and the page reads its
+// data again once the server is back.
+const lost = watchConnection(() => loadCatalog().then(loadAll));
 
 const title = (game) => (has(`games.${game}.title`) ? t(`games.${game}.title`) : game);
 const variantOf = (game, variant) => variantWords(game, variant, catalog.get(game));
@@ -105,10 +110,23 @@ async function loadStats() {
       ? t('me.streak.until', { date: dayText(stats.streak_until) })
       : '';
     document.getElementById('stats-list').replaceChildren(...stats.stats.map(statCard));
-    document.getElementById('stats-empty').hidden = stats.stats.length > 0;
+    const empty = document.getElementById('stats-empty');
+    empty.textContent = t('me.stats.empty');
+    empty.hidden = stats.stats.length > 0;
     main.dataset.stats = 'ready';
-  } catch {
-    if (ticket === statsTicket) main.dataset.stats = 'error';
+  } catch (error) {
+    lost(error);
+    if (ticket !== statsTicket) return;
+    // Said, not "Loading…" for ever: the streak and the statistics could not be read.
+    const streak = document.querySelector('[data-streak]');
+    if (!streak.dataset.streak) {
+      streak.textContent = t('me.streak.error');
+      streak.classList.add('streak-panel__value--none');
+      const empty = document.getElementById('stats-empty');
+      empty.textContent = t('me.stats.error');
+      empty.hidden = false;
+    }
+    main.dataset.stats = 'error';
   }
 }
 
@@ -174,7 +192,8 @@ async function loadGames(more = false) {
     status.textContent = t('me.history.empty');
     main.dataset.count = String(list.children.length);
     main.dataset.history = 'ready';
-  } catch {
+  } catch (error) {
+    lost(error);
     if (ticket !== loading) return;
     status.hidden = false;
     status.textContent = t('me.history.error');

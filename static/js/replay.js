@@ -8,7 +8,7 @@
  * scores), which fills the list and the downloadable log ({game, number, params, log}, the
  * body POST /api/verify takes). Navigation: first / previous / play-pause / next / last,
  * ← → Home End, the slider, the list, and the URL hash `#ply=N` (read on load, kept as the
- * ply changes). The stage says where it is in data-state ("loading" | "ready" | "error"),
+ * ply changes); without it, a game under way opens at its latest ply, a finished one at 0. The stage says where it is in data-state ("loading" | "ready" | "error"),
  * data-ply and data-plies, for tests and tools. A finished game of an engine that reviews
  * games has a review panel (static/js/review.js): its marks in the list, the better line
  * on the board; `?review=1` asks for the review at once (the end card's "Review").
@@ -220,7 +220,7 @@ async function boot() {
     S.review = createReview({ gameId: config.game_id, game: config.game, board: S.board, list, currentPly: () => S.ply });
     S.review.start(new URLSearchParams(location.search).get('review') === '1');
   }
-  await go(hashPly() ?? 0);
+  await go(hashPly() ?? (config.running ? S.plies : 0));
 }
 
 stage.addEventListener('click', (event) => {

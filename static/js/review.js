@@ -2,8 +2,8 @@
  * review — a finished game's review on the replay page (templates/replay.html shows its
  * panel when the game's engine reviews games and the game is over). "Review" asks for it
  * (POST /api/games/{id}/review: 202 pending, or 200 with it when stored); while pending the
- * page asks again every POLL_MS (GET), and a review the server forgot (404 no_review: it
- * restarted) is asked for again. Once done, each ply of the list is marked by its verdict
+ * page asks again every POLL_MS (GET), and a review the server forgot ({status: "none"}:
+ * it restarted) is asked for again. A game nobody asked to review answers "none" too. Once done, each ply of the list is marked by its verdict
  * (a colour and a symbol, SYMBOLS, with the verdict's words for screen readers), the board
  * draws the better line of the current ply dashed (the game's replay board's optional
  * `hint(move, seat)`; `moveLabel(move)` and `lossLabel(loss)` word them, and its optional
@@ -54,15 +54,16 @@ export function createReview({ gameId, game, board, list, currentPly }) {
     try {
       answer = await api(method, path);
     } catch (error) {
-      if (error.code === 'no_review' && method === 'GET' && panel.dataset.review === 'pending' && reasks < MAX_REASKS) {
+      setState('error', errorText(game, error));
+      return;
+    }
+    if (answer.status === 'none') {
+      if (panel.dataset.review === 'pending' && reasks < MAX_REASKS) {
         reasks += 1; // forgotten (the server restarted, or the job failed): ask again, a few times
         return call('POST');
       }
-      if (error.code === 'no_review' && panel.dataset.review !== 'pending') {
-        setState('none');
-        return;
-      }
-      setState('error', errorText(game, error));
+      if (panel.dataset.review === 'pending') setState('error', errorText(game, { code: 'no_review' }));
+      else setState('none');
       return;
     }
     if (answer.status === 'done') {

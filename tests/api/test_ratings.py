@@ -10,13 +10,20 @@ from typing import Any
 import pytest
 
 from app.errors import AppError
-from app.fair_play import BOARD_MIN_GAMES, BOARD_MIN_OPPONENTS, PLACEMENT_GAMES
+from app.fair_play import (
+    BOARD_MIN_GAMES,
+    BOARD_MIN_OPPONENTS,
+    MIN_FINISHED,
+    MIN_OWN_MOVES,
+    PLACEMENT_GAMES,
+)
 from app.moves import LogEntry, Step
 from engines.core import glicko2
 from engines.triangles import ENGINE as TRIANGLES
 from engines.triangles.clock import LAG_MS
 from engines.triangles.moves import Resign
 from tests.api.test_triangles_api import legal
+from tests.qualify import qualify
 from tests.rating_rows import set_rating, stored_game, stored_ratings
 
 RATED = {"opponent": "online", "stars": 24, "clock": "3+2", "rated": True}
@@ -97,6 +104,22 @@ def test_a_rated_game_changes_both_ratings_once(
         (lost.rating, True),
         (won.rating, True),
     ]
+
+
+def test_me_says_how_far_the_player_is_from_rated_play(client: Any, players: Any) -> None:
+    """Issue 36 (3): the lobby's Rated switch shows the progress the seek would refuse."""
+    (carol,) = players(client, "carol")
+    progress = {"finished": 0, "needed": MIN_FINISHED, "moves": MIN_OWN_MOVES}
+    assert carol.get("/api/me").json() == {"name": None, "rated": {"triangles": progress}}
+    assert carol.put("/api/me", json={"name": "Carol"}).json()["rated"] == {"triangles": progress}
+    qualify(carol._ok_post, carol._ok_get, games=3)
+    me = carol.get("/api/me").json()
+    assert me == {"name": "Carol", "rated": {"triangles": {**progress, "finished": 3}}}
+    refused = carol.post("/api/seeks", json={"clock": "3+2", "rated": True})
+    assert refused.status_code == 403
+    assert refused.json()["error"]["details"] == me["rated"]["triangles"]
+    qualify(carol._ok_post, carol._ok_get, games=MIN_FINISHED - 2)  # one more than needed
+    assert carol.get("/api/me").json()["rated"]["triangles"]["finished"] == MIN_FINISHED
 
 
 def test_casual_games_stay_unrated(client: Any, players: Any) -> None:

@@ -48,7 +48,7 @@ def test_a_review_is_pending_then_done_and_stored_once(
     alice, bob = alice_bob
     game_id = play(alice, clock, "triangles")["id"]
     url = f"/api/games/{game_id}/review"
-    assert error(alice.get(url)) == (404, "no_review")  # nobody asked yet
+    assert alice.get(url).json() == {"status": "none"}  # nobody asked yet: no error either
     asked = alice.post(url)
     assert (asked.status_code, asked.json()) == (202, {"status": "pending"})
     again = bob.post(url)  # asked twice at once: the same job
@@ -80,7 +80,7 @@ def test_refusals(client: Any, alice_bob: Any, clock: FakeClock) -> None:
         "triangles", params={"field": "phone", "stars": 24, "opponent": "easy"}
     )
     assert error(alice.post(f"/api/games/{running['id']}/review")) == (409, "game_not_over")
-    assert error(alice.get(f"/api/games/{running['id']}/review")) == (404, "no_review")
+    assert alice.get(f"/api/games/{running['id']}/review").json()["status"] == "none"
     blocks = alice.new_game("blocks", params={"ruleset": "classic10"})
     assert error(alice.post(f"/api/games/{blocks['id']}/review")) == (404, "no_review")
     assert error(alice.get(f"/api/games/{blocks['id']}/review")) == (404, "no_review")
@@ -102,7 +102,7 @@ def test_a_full_worker_queue_answers_busy_and_starts_nothing(
     finally:
         workers.reviews_pending = saved
     assert services.reviews.running == {}
-    assert error(alice.get(f"/api/games/{game_id}/review")) == (404, "no_review")
+    assert alice.get(f"/api/games/{game_id}/review").json()["status"] == "none"
     assert stored_review(client, game_id) is None
     assert alice.post(f"/api/games/{game_id}/review").status_code == 202
 
@@ -112,7 +112,7 @@ def test_a_pending_review_lost_with_its_server_is_asked_again(
     client: Any, alice_bob: Any, clock: FakeClock
 ) -> None:
     """What runs is remembered in memory only: a server that restarted knows no
-    pending review (404 no_review), and the next ask computes it."""
+    pending review (``none``), and the next ask computes it."""
     alice, _ = alice_bob
     game_id = play(alice, clock, "triangles")["id"]
     url = f"/api/games/{game_id}/review"
@@ -120,7 +120,7 @@ def test_a_pending_review_lost_with_its_server_is_asked_again(
     settle(client, game_id)
     services = client.app.state.services
     client.portal.call(_forget, services, game_id)  # as if the process had died before storing
-    assert error(alice.get(url)) == (404, "no_review")
+    assert alice.get(url).json()["status"] == "none"
     assert alice.post(url).status_code == 202
     settle(client, game_id)
     assert alice.get(url).json()["status"] == "done"
@@ -224,7 +224,7 @@ def test_reviews_pending_at_once_are_limited_per_player_and_per_address(
     assert error(refused) == (429, "too_many_reviews")
     assert refused.json()["error"]["details"] == {"limit": 2}
     assert refused.headers["retry-after"] == "5"
-    assert error(bob.get(url_of(games[2]))) == (404, "no_review")  # nothing was started
+    assert bob.get(url_of(games[2])).json()["status"] == "none"  # nothing was started
     assert bob.post(url_of(games[0])).status_code == 202  # already pending: no slot taken
     assert alice.post(url_of(games[2])).status_code == 202  # another player's slots
     by_address = carol.post(url_of(games[3]))  # a 4th from one address: over its 3
@@ -259,7 +259,7 @@ def test_a_review_dropped_by_a_drain_stores_nothing_and_is_asked_again(
     assert services.reviews.workers.reviews_pending == 0
     for game in (game_id, other):
         assert stored_review(client, game) is None  # read back: nothing half-stored
-        assert error(bob.get(url_of(game))) == (404, "no_review")
+        assert bob.get(url_of(game)).json()["status"] == "none"
     for game in (game_id, other):  # bob's two slots were given back
         assert bob.post(url_of(game)).status_code == 202
     settle(client, game_id)

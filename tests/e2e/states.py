@@ -131,6 +131,48 @@ def lobby_seek(page: Any) -> None:
     expect(page.locator("[data-seek-elapsed]")).not_to_have_text("")
 
 
+@case("lobby-rated-progress")
+def lobby_rated_progress(page: Any) -> None:
+    """The Rated switch of a named player 3 games short of rated play: off, with the
+    progress and the reason (the player's answer is stubbed: a long name, 3 of 5 games)."""
+    me = {"name": "François-Marie Dubois",
+          "rated": {"triangles": {"finished": 3, "needed": 5, "moves": 5}}}
+    page.route("**/api/me", lambda route: route.fulfill(json=me))
+    page.goto("/")
+    expect(page.locator("#seek-section")).to_have_attribute("data-seek", "idle")
+    page.locator('#seek-clocks input[value="10+5"]').check()
+    expect(page.locator("[data-rated-progress]")).not_to_have_text("")
+    page.locator("#seek-rated-row").scroll_into_view_if_needed()
+
+
+def offline(page: Any) -> None:
+    """Every API call fails as with no network (the page itself came, as from the cache)."""
+    page.route("**/api/**", lambda route: route.abort())
+
+
+@case("lobby-offline")
+def lobby_offline(page: Any) -> None:
+    offline(page)
+    page.goto("/")
+    expect(page.locator("#connection-banner")).to_be_visible()
+
+
+@case("me-offline")
+def me_offline(page: Any) -> None:
+    offline(page)
+    page.goto("/me")
+    expect(page.locator("#main")).to_have_attribute("data-stats", "error")
+    expect(page.locator("#connection-banner")).to_be_visible()
+
+
+@case("blocks-offline")
+def blocks_offline(page: Any) -> None:
+    offline(page)
+    page.goto("/play/blocks/classic10")
+    expect(page.locator("#blocks")).to_have_attribute("data-state", "error")
+    expect(page.locator("#connection-banner")).to_be_visible()
+
+
 @case("blocks")
 def blocks(page: Any) -> None:
     page.goto("/play/blocks/classic10/00000001-a")

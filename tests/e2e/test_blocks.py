@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engines.blocks.shapes import rotate_clockwise
-from tests.e2e.conftest import FRAME
+from tests.e2e.conftest import FRAME, TWO_FRAMES
 
 pytestmark = pytest.mark.e2e
 
@@ -620,3 +620,25 @@ def test_a_refused_move_is_explained_and_changes_nothing(desktop: Any, shot: Any
     greedy_drag(page, game_id)  # the page carries on from the server's state
     assert game_json(page, game_id)["version"] == 2
     clean_console(page, problems, allow="409")
+
+
+SHIFTS = """window.__shift = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shift += entry.value;
+}).observe({ type: 'layout-shift', buffered: true });"""
+
+
+def test_the_desktop_side_panel_does_not_shift_after_load(desktop: Any) -> None:
+    """Issue 36 (8): the side panel filled on screen (the options, the facts, the help)
+    about a second after load, a layout shift of 0.05-0.09; it shows once filled."""
+    desktop.add_init_script(SHIFTS)
+    for path in ("/play/blocks", "/play/blocks/gravity8", "/daily/blocks"):
+        page = desktop.new_page()
+        page.goto(path)
+        expect(page.locator("#blocks")).to_have_attribute("data-state", re.compile("playing"))
+        expect(page.locator("#blocks-side")).to_have_attribute("data-ready", "true")
+        expect(page.locator("#blocks-side .blocks-new-game")).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        page.evaluate(TWO_FRAMES)
+        assert page.evaluate("window.__shift") < 0.01, (path, page.evaluate("window.__shift"))
+        page.close()

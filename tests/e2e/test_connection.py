@@ -4,9 +4,12 @@ so until it can again (not for a few seconds), client clocks stop, and play resu
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_triangles_online import line_by, page_of, seated_match
@@ -95,3 +98,86 @@ def test_online_triangles_says_offline_and_catches_up_on_the_missed_line(
     finally:
         alice_ctx.close()
         bob_ctx.close()
+
+
+CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
+
+
+def words_of(lang: str) -> dict[str, str]:
+    return json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))  # type: ignore[no-any-return]
+
+
+def server_down(context: Any, lang: str, server_url: str) -> list[bool]:
+    """Every API call of the context fails as offline (no answer) while ``down[0]``."""
+    context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    down = [True]
+    context.route("**/api/**", lambda route: route.abort() if down[0] else route.continue_())
+    return down
+
+
+def back_online(page: Any, down: list[bool]) -> None:
+    down[0] = False
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # as the browser does
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_the_lobby_offline_says_so_once_and_reads_again_when_back(
+    phone_without_worker: Any, server_url: str, lang: str
+) -> None:
+    """Issue 36 (7): offline, the lobby said "Couldn't load the list of games" above the
+    list of games. It says it is offline (the site's banner), and reads again once back."""
+    words = words_of(lang)
+    down = server_down(phone_without_worker, lang, server_url)
+    page = phone_without_worker.new_page()
+    page.goto("/")
+    expect(page.locator("body")).to_have_attribute("data-connection", "offline")
+    expect(page.locator("#connection-banner")).to_have_text(words["common.conn.lost.page"])
+    expect(page.locator("#open-status")).to_have_text(words["lobby.open.error"])
+    expect(page.locator("#catalog-error")).to_be_hidden()
+    expect(page.locator(".game-card[data-game]").first).to_be_visible()
+    back_online(page, down)
+    expect(page.locator("body")).to_have_attribute("data-connection", "online")
+    expect(page.locator("#connection-banner")).to_be_hidden()
+    expect(page.locator("#seek-section")).to_be_visible()  # the catalog came
+    expect(page.locator("#open-status")).not_to_have_text(words["lobby.open.error"])
+    expect(page.locator("#catalog-error")).to_be_hidden()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_me_offline_says_what_it_could_not_load(
+    phone_without_worker: Any, server_url: str, lang: str
+) -> None:
+    """Issue 36 (7): /me said "Daily streak: Loading…" for ever when offline."""
+    words = words_of(lang)
+    down = server_down(phone_without_worker, lang, server_url)
+    page = phone_without_worker.new_page()
+    page.goto("/me")
+    expect(page.locator("#main")).to_have_attribute("data-stats", "error")
+    expect(page.locator("[data-streak]")).to_have_text(words["me.streak.error"])
+    expect(page.locator("#stats-empty")).to_have_text(words["me.stats.error"])
+    expect(page.locator("#connection-banner")).to_have_text(words["common.conn.lost.page"])
+    back_online(page, down)
+    expect(page.locator("#main")).to_have_attribute("data-stats", "ready")
+    expect(page.locator("[data-streak]")).to_have_text(words["me.streak.none"])
+    expect(page.locator("#stats-empty")).to_have_text(words["me.stats.empty"])
+    expect(page.locator("#connection-banner")).to_be_hidden()
+
+
+def test_blocks_opened_offline_offers_no_new_game(
+    desktop_without_worker: Any, server_url: str
+) -> None:
+    """Issue 36 (7): Blocks opened offline offered "New game", which the server makes."""
+    down = server_down(desktop_without_worker, "en", server_url)
+    page = desktop_without_worker.new_page()
+    page.goto("/play/blocks/classic10")
+    expect(page.locator("#blocks")).to_have_attribute("data-state", "error")
+    expect(page.locator("body")).to_have_attribute("data-connection", "offline")
+    notice = page.locator("#blocks-notice")
+    expect(notice).to_have_text(words_of("en")["error.network"])
+    expect(notice.locator("a, button")).to_have_count(0)
+    new_game = page.locator("#blocks-side .blocks-new-game")
+    expect(new_game).to_be_visible()
+    expect(new_game).to_be_disabled()
+    back_online(page, down)  # the page opens its game by itself
+    expect(page.locator("#blocks")).to_have_attribute("data-state", re.compile("playing"))
+    expect(page.locator("#blocks-side .blocks-new-game")).to_be_enabled()

@@ -4,11 +4,15 @@ its idle state and leaves the pool."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+
+from tests.qualify import qualify_page
 
 GAME_PAGE = re.compile(r"/g/([A-Za-z0-9_-]+)$")
 
@@ -53,3 +57,86 @@ def test_cancel_returns_to_idle_and_leaves_the_pool(desktop: Any, phone: Any) ->
     answer = bob.request.post("/api/seeks", data={"clock": "5+3"}).json()
     assert answer["status"] == "waiting"
     assert bob.request.delete(f"/api/seeks/{answer['seek_id']}").status == 204
+
+
+CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
+LONG_NAMES = {"en": "Alexandra-Maximiliane", "ru": "Александра-Максимилиана",
+              "fr": "François-Marie Dubois"}
+
+
+def words_of(lang: str) -> dict[str, str]:
+    return json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))  # type: ignore[no-any-return]
+
+
+def lobby_in(context: Any, server_url: str, lang: str) -> Any:
+    context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    page = context.new_page()
+    page.goto("/")
+    expect(page.locator("#seek-section")).to_have_attribute("data-seek", "idle")
+    return page
+
+
+# "3 of 5 games finished" in each language's plural form of 3 (ru: few; fr, en: other).
+PROGRESS = {"en": "3 of 5 games finished", "ru": "Завершены 3 партии из 5",
+            "fr": "3 parties terminées sur 5"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_rated_switch_shows_progress_and_why_it_is_off(
+    phone: Any, server_url: str, lang: str
+) -> None:
+    """Issue 36 (3): a named player with 3 of the 5 finished games sees the Rated switch
+    off, with their progress and the reason, in the catalog's words (it used to be on,
+    and the search failed with "Try again")."""
+    words = words_of(lang)
+    page = lobby_in(phone, server_url, lang)
+    page.locator('#seek-clocks input[value="10+5"]').check()
+    switch = page.locator("#seek-rated")
+    note = page.locator("#seek-rated-note")
+    # Without a name: the switch is off, and says a name is needed.
+    expect(switch).to_be_disabled()
+    expect(note.locator("[data-rated-reason]")).to_have_text(words["error.rated_needs_name"])
+    expect(note.locator("[data-rated-progress]")).to_have_text("")
+    assert page.request.put("/api/me", data={"name": LONG_NAMES[lang]}).ok
+    qualify_page(page.request, games=3)
+    page.reload()
+    page.locator('#seek-clocks input[value="10+5"]').check()
+    expect(switch).to_be_disabled()
+    expect(switch).not_to_be_checked()
+    expect(note.locator("[data-rated-progress]")).to_have_text(PROGRESS[lang])
+    reason = words["error.rated_needs_games"].format(needed=5, finished=3, moves=5)
+    expect(note.locator("[data-rated-reason]")).to_have_text(reason)
+    expect(switch).to_have_attribute("aria-describedby", "seek-rated-note")
+    # A casual search still starts.
+    page.locator('[data-action="seek"]').click()
+    expect(page.locator("#seek-section")).to_have_attribute("data-seek", "waiting")
+    page.locator('[data-action="seek-cancel"]').click()
+    expect(page.locator("#seek-section")).to_have_attribute("data-seek", "idle")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_a_refused_search_is_worded_from_the_error_catalog(
+    phone_without_worker: Any, server_url: str, lang: str
+) -> None:
+    """A refusal of the seek is told in the shared catalog's words for its code (with its
+    details), not "The search could not start. Try again.", and the switch follows it."""
+    words = words_of(lang)
+    progress = {"finished": 4, "needed": 5, "moves": 5}
+    me = {"name": LONG_NAMES[lang], "rated": {"triangles": {**progress, "finished": 5}}}
+    refusal = {"error": {"code": "rated_needs_games", "message": "server words",
+                         "details": progress}}
+    phone_without_worker.route("**/api/me", lambda route: route.fulfill(json=me))
+    phone_without_worker.route(
+        "**/api/seeks", lambda route: route.fulfill(status=403, json=refusal))
+    page = lobby_in(phone_without_worker, server_url, lang)
+    page.locator('#seek-clocks input[value="10+5"]').check()
+    switch = page.locator("#seek-rated")
+    expect(switch).to_be_enabled()
+    expect(page.locator("#seek-rated-note")).to_be_hidden()
+    switch.check()
+    page.locator('[data-action="seek"]').click()
+    reason = words["error.rated_needs_games"].format(**progress)
+    expect(page.locator(".toast").last).to_have_text(reason)
+    expect(page.locator("#seek-section")).to_have_attribute("data-seek", "idle")
+    expect(switch).to_be_disabled()
+    expect(page.locator("[data-rated-progress]")).to_contain_text("4")

@@ -524,6 +524,57 @@ def test_shared_number_link_and_spectators(browser: Any, server_url: str, phone:
     )
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_the_phone_page_says_how_to_play(phone: Any, server_url: str, lang: str) -> None:
+    """Issue 36 (8): no rules on the phone page, a tap on another picture moved the
+    selection without a word, and the −2 / −5 badges were explained only in a title."""
+    said = words(lang)
+    phone.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    pairs = PairsPage(phone.new_page(), touch=True)
+    pairs.open("/play/pairs/00004242-b")
+    status = pairs.page.locator("#pairs-status")
+    expect(status).to_have_text(said["games.pairs.help.short"])
+    pairs.skip_deal()
+    tiles = pairs.view()["tiles"]
+    cells = [(r, c) for r, row in enumerate(tiles) for c, tile in enumerate(row)
+             if tile is not None]
+    first = cells[0]
+    other = next(cell for cell in cells if tiles[cell[0]][cell[1]] != tiles[first[0]][first[1]])
+    pairs.tap(first)
+    pairs.tap(other)
+    expect(status).to_have_text(said["games.pairs.status.other_picture"])
+    pairs.page.locator('.pairs-controls [data-action="menu"]').tap()
+    help_box = pairs.page.locator("#pairs-menu-help")
+    expect(help_box.locator("summary")).to_have_text(said["games.pairs.help.title"])
+    help_box.locator("summary").tap()
+    for key in ("pair", "other", "costs", "score"):
+        expect(help_box).to_contain_text(said[f"games.pairs.help.{key}"])
+    assert "−2" in said["games.pairs.help.costs"] and "−5" in said["games.pairs.help.costs"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_a_wrong_number_says_so_and_opens_no_other_game(
+    phone: Any, server_url: str, lang: str
+) -> None:
+    """Issue 36 (8): /play/pairs/abc silently opened the player's unfinished game (it read
+    "abc" as a variant); it is a number, and a wrong one."""
+    phone.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    page = phone.new_page()
+    unfinished = page.request.post("/api/games", data={"game": "pairs"}).json()["id"]
+    page.goto("/play/pairs/abc")
+    expect(page.locator("#pairs")).to_have_attribute("data-state", "error")
+    expect(page.locator("#pairs-overlay-text")).to_have_text(
+        words(lang).get("games.pairs.error.bad_number", words(lang)["error.bad_number"])
+    )
+    expect(page.locator("#pairs")).not_to_have_attribute("data-game-id", unfinished)
+    blocks = phone.new_page()
+    blocks.goto("/play/blocks/abc")
+    expect(blocks.locator("#blocks")).to_have_attribute("data-state", "error")
+    expect(blocks.locator("#blocks-notice")).to_contain_text(words(lang)["error.bad_number"])
+    blocks.goto("/play/blocks/gravity8")  # a variant is still a variant
+    expect(blocks.locator("#blocks")).to_have_attribute("data-state", re.compile("playing"))
+
+
 def test_daily_page_uses_the_browsers_local_date(browser: Any, server_url: str, shot: Any) -> None:
     zone = "Pacific/Kiritimati"  # UTC+14: often a day ahead of the server's UTC date
     context = browser.new_context(

@@ -157,6 +157,28 @@ def test_the_end_card_links_to_the_replay(desktop: Any) -> None:
     at(page, 0)
 
 
+def test_the_replay_of_a_running_game_opens_at_its_latest_move(desktop: Any) -> None:
+    """Issue 36 (8): the replay of a game under way opened at move 0; it opens where the
+    game is (a finished one still opens at the start, a #ply= link where it says)."""
+    page = desktop.new_page()
+    finished = played(page, "pairs")
+    created = api(page, "POST", "/api/games", BODIES["blocks"])
+    game_id, version = created["id"], created["version"]
+    for _ in range(3):
+        log = api(page, "GET", f"/api/games/{game_id}/log")
+        engine = ENGINES["blocks"]
+        state = fold_log(engine, engine.parse_params(log["params"]), log["seed"], log["moves"])
+        version = api(page, "POST", f"/api/games/{game_id}/moves",
+                      {"version": version, "move": NEXT["blocks"](state)})["version"]
+    page.goto(f"/replay/{game_id}")
+    at(page, 3)
+    expect(page.locator("#replay")).to_have_attribute("data-plies", "3")
+    page.goto(f"/replay/{game_id}#ply=1")
+    at(page, 1)
+    page.goto(f"/replay/{finished['id']}")  # finished: from the start
+    at(page, 0)
+
+
 def test_a_running_game_of_someone_else_says_why(
     browser: Any, desktop: Any, server_url: str
 ) -> None:

@@ -257,3 +257,16 @@ def test_a_game_resigned_after_six_safe_lines_shows_no_accuracy(
         assert [(s["accuracy"], s.get("judged")) for s in review["summary"]] == [(None, 0)] * 2
     finally:
         page.context.close()
+def test_the_replay_of_an_unreviewed_game_logs_no_error(desktop: Any) -> None:
+    """Issue 36 (8): every replay of an unreviewed Triangles game logged a 404 (the page's
+    GET of the review answered no_review); it answers {"status": "none"}."""
+    page = desktop.new_page()
+    final = played(page, "triangles")
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(f"/replay/{final['id']}")
+    expect(page.locator("#review")).to_have_attribute("data-review", "none")
+    expect(page.locator("#review-ask")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    assert errors == []

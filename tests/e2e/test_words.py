@@ -137,3 +137,39 @@ def test_double_tap_on_gravity_without_rotation_says_why(phone: Any, server_url:
     page.touchscreen.tap(x, y)
     page.touchscreen.tap(x, y)
     expect(page.locator("#blocks-notice")).to_have_text(words["games.blocks.rotation.off"])
+
+
+WORDS_OF_TURNS = """async ({ names, loss }) => {
+    const m = await import('/static/js/core/i18n.js');
+    return {
+      turns: names.map((name) => m.t('games.triangles.status.their_turn', { name })),
+      better: m.t('replay.review.better', { verdict: 'V', line: 'L',
+                                            loss: m.plural('games.triangles.review.loss', loss) }),
+      one: m.plural('games.triangles.review.loss', 1),
+    };
+  }"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "turns", "better", "one"),
+    [
+        ("fr", ["Au tour d’Alexandra-Maximiliane…", "Au tour de François-Marie Dubois…",
+                "Au tour d’Émile…"],
+         "V : 2 triangles cédés. Mieux : L", "1 triangle cédé"),
+        ("en", ["Waiting for Alexandra-Maximiliane…", "Waiting for François-Marie Dubois…",
+                "Waiting for Émile…"],
+         "V: 2 triangles given away. Better: L", "1 triangle"),
+        ("ru", ["Ходит Alexandra-Maximiliane…", "Ходит François-Marie Dubois…",
+                "Ходит Émile…"],
+         "V: отдано 2 треугольника. Лучше: L", "1 треугольник"),
+    ],
+)
+def test_names_and_counts_in_each_languages_grammar(
+    phone: Any, server_url: str, lang: str, turns: list[str], better: str, one: str
+) -> None:
+    """Issue 36 (8): French "Au tour de Alexandra…" elides to "d’Alexandra", and "2
+    triangles cédé(s)" agrees through the catalogs' plural forms."""
+    page = page_in(phone, server_url, lang)
+    said = page.evaluate(WORDS_OF_TURNS, {
+        "names": ["Alexandra-Maximiliane", "François-Marie Dubois", "Émile"], "loss": 2})
+    assert said == {"turns": turns, "better": better, "one": one}

@@ -2,17 +2,26 @@
  * connection — what a page shows of its connection to the server: <body data-connection>
  * ("online" | "offline", a hook tests and styles wait on) and, while offline, a banner in
  * the flow under the header whose height the game stages give up (--offline-h), so it
- * covers no control. core/session.js decides the state; this module only shows it.
+ * covers no control. core/session.js decides the state of a game page; watchConnection
+ * does it for the pages that only read data (the lobby, /me).
  *
- *   setConnection(state)
+ *   setConnection(state, text?)  text: the banner's words (a game page's by default)
+ *   const lost = watchConnection(reload)
+ *                                lost(error) → true for an answer that never came (status 0):
+ *                                the page is offline (the banner) until the server answers
+ *                                again (asked every 5 s and when the browser is back online),
+ *                                then reload() runs; false for any other error (the page words it)
  */
 
+import { api } from './api.js';
 import { t } from './i18n.js';
 import { el } from './ui.js';
 
+const PROBE_MS = 5000; // how often a reading page asks whether the server is back
+
 let bannerSize = null; // keeps --offline-h at the banner's height
 
-export function setConnection(state) {
+export function setConnection(state, text = t('common.conn.lost')) {
   document.body.dataset.connection = state;
   let banner = document.getElementById('connection-banner');
   if (state === 'online') {
@@ -24,7 +33,7 @@ export function setConnection(state) {
   if (!banner) {
     banner = el('div', { id: 'connection-banner', class: 'connection-banner', role: 'status', 'aria-live': 'polite' },
       el('span', { class: 'connection-banner__dot', 'aria-hidden': 'true' }),
-      el('span', {}, t('common.conn.lost')));
+      el('span', {}, text));
     // in the flow under the header: the game stages give up its height (--offline-h)
     const header = document.querySelector('.site-header');
     if (header) header.after(banner);
@@ -34,4 +43,34 @@ export function setConnection(state) {
     });
     bannerSize.observe(banner);
   }
+}
+
+export function watchConnection(reload) {
+  let offline = false;
+  let timer = 0;
+  async function probe() {
+    clearTimeout(timer);
+    if (!offline) return;
+    try {
+      await api('GET', '/api/catalog');
+    } catch (error) {
+      if (error.status === 0) {
+        timer = setTimeout(probe, PROBE_MS);
+        return;
+      }
+    }
+    offline = false;
+    setConnection('online');
+    reload();
+  }
+  window.addEventListener('online', probe);
+  return (error) => {
+    if (error?.status !== 0) return false;
+    if (!offline) {
+      offline = true;
+      setConnection('offline', t('common.conn.lost.page'));
+      timer = setTimeout(probe, PROBE_MS);
+    }
+    return true;
+  };
 }

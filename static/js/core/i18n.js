@@ -4,7 +4,8 @@
  * The module awaits it before it is done, so every module that imports t() runs with the
  * words in place.
  *
- *   t(key, vars?)            → string; "{name}" slots filled from vars; the key itself if missing
+ *   t(key, vars?)            → string; "{name}" slots filled from vars ("{name|de}": French "de",
+ *                              elided before a vowel); the key itself if missing
  *   has(key)                 → boolean, true when the catalog has the key
  *   plural(key, n, vars?)    → t(`${key}.${category}`, {n, ...vars}) with the CLDR category of n
  *                              (one/few/many/other via Intl.PluralRules), falling back to `${key}.other`
@@ -44,10 +45,20 @@ export function has(key) {
   return Object.hasOwn(messages(), key);
 }
 
+// Words that change with the value they stand before, written "{name|de}" in a catalog:
+// French "de" elides to "d’" before a vowel ("au tour d’Alexandra", "au tour de Bob").
+const FORMS = {
+  de: (text) => (/^[aeiouyàâäéèêëîïôöùûüÿæœ]/i.test(text) ? `d’${text}` : `de ${text}`),
+};
+
 export function t(key, vars) {
   const text = has(key) ? messages()[key] : key;
   if (!vars) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+  return text.replace(/\{(\w+)(?:\|(\w+))?\}/g, (whole, name, form) => {
+    if (!(name in vars)) return whole;
+    const value = String(vars[name]);
+    return form && FORMS[form] ? FORMS[form](value) : value;
+  });
 }
 
 let pluralRules = null;

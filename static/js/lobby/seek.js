@@ -6,12 +6,13 @@
  * game, then goes to /g/{id}. Each poll keeps the seek alive: a closed page stops polling
  * (and withdraws the seek on its way out), so its seek leaves the pool.
  *
- *   initSeek(catalog) — wires the section; catalog: Map name → /api/catalog entry
+ *   initSeek(catalog) — wires the section once; catalog: Map name → /api/catalog entry
  *   Page state: #seek-section[data-seek] = "idle" | "waiting" | "paired"
  */
 
 import { api } from '../core/api.js';
-import { has, t } from '../core/i18n.js';
+import { errorText } from '../core/errors.js';
+import { has, plural, t } from '../core/i18n.js';
 import { formatTime, toast } from '../core/ui.js';
 
 const WAIT_S = 20; // seconds a poll is held by the server
@@ -24,11 +25,12 @@ const form = document.getElementById('seek-form');
 const clocksBox = document.getElementById('seek-clocks');
 const ratedRow = document.getElementById('seek-rated-row');
 const rated = document.getElementById('seek-rated');
+const ratedNote = document.getElementById('seek-rated-note');
 const idle = section?.querySelector('[data-seek-idle]');
 const waiting = section?.querySelector('[data-seek-waiting]');
 
 let game = null;
-let named = false;
+let player = null; // the /api/me answer: {name, rated: {<game>: {finished, needed, moves}}}
 let seekId = null;
 let active = false; // a search is under way (until paired, cancelled or failed)
 let startedAt = 0;
@@ -59,8 +61,28 @@ function chosenClock() {
   return clocksBox.querySelector('input[name="seek-clock"]:checked')?.value ?? null;
 }
 
+// Why the player may not play rated yet, as the seek would refuse it (null: they may).
+function ratedRefusal() {
+  if (!player.name) return { code: 'rated_needs_name' };
+  const progress = player.rated?.[game.name];
+  if (progress && progress.finished < progress.needed) return { code: 'rated_needs_games', details: progress };
+  return null;
+}
+
+// The Rated switch: shown for the clocks rated play offers once the player is known; off,
+// with the player's progress and the reason, until the server would accept a rated seek.
 function syncRated() {
-  ratedRow.hidden = !named || !(game.params.rated?.clocks ?? []).includes(chosenClock());
+  ratedRow.hidden = !player || !(game.params.rated?.clocks ?? []).includes(chosenClock());
+  if (ratedRow.hidden) return;
+  const refusal = ratedRefusal();
+  rated.disabled = Boolean(refusal);
+  if (refusal) rated.checked = false;
+  ratedNote.hidden = !refusal;
+  const progress = refusal?.details;
+  ratedNote.querySelector('[data-rated-progress]').textContent = progress
+    ? plural('lobby.seek.rated.progress', progress.finished, { needed: progress.needed })
+    : '';
+  ratedNote.querySelector('[data-rated-reason]').textContent = refusal ? errorText(game.name, refusal) : '';
 }
 
 function renderClocks() {
@@ -141,8 +163,8 @@ async function start(event) {
   if (active) return;
   const clock = chosenClock();
   if (!clock) return;
-  const isRated = !ratedRow.hidden && rated.checked;
-  save({ clock, rated: rated.checked });
+  const isRated = !ratedRow.hidden && !rated.disabled && rated.checked;
+  save({ clock, rated: rated.disabled ? Boolean(saved().rated) : rated.checked });
   active = true;
   startedAt = Date.now();
   section.querySelector('[data-seek-control]').textContent = describe(clock, isRated);
@@ -161,8 +183,11 @@ async function start(event) {
     seekId = answer.seek_id;
     follow(seekId);
   } catch (error) {
-    const key = `games.${game.name}.error.${error.code}`;
-    stop(has(key) ? t(key) : t('lobby.seek.error'), 'error');
+    if (error.code === 'rated_needs_games' && player) {
+      player = { ...player, rated: { ...player.rated, [game.name]: error.details } };
+      syncRated();
+    }
+    stop(errorText(game.name, error), 'error');
   }
 }
 
@@ -190,6 +215,7 @@ async function cancel() {
 }
 
 export function initSeek(catalog) {
+  if (game) return; // wired already (the lobby reads its data again after an outage)
   game = [...(catalog?.values() ?? [])].find((g) => g.params?.opponent?.choices?.includes('online') && g.params?.clock) ?? null;
   if (!section || !game) return;
   renderClocks();
@@ -208,8 +234,9 @@ export function initSeek(catalog) {
   show('idle');
 }
 
-/** The player's name, as the lobby's name form read or saved it: rated seeks need one. */
-export function seekNamed(name) {
-  named = Boolean(name);
+/** The player as the lobby's name form read or saved it (GET/PUT /api/me; null: unknown):
+ *  rated seeks need a name and the finished games its `rated` progress counts. */
+export function seekPlayer(me) {
+  player = me ?? null;
   if (game) syncRated();
 }

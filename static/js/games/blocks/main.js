@@ -36,6 +36,7 @@ const page = new GamePage('blocks', {
   opened,
   adopt,
   failed,
+  connection: (state) => menu.setOffline(state === 'offline'),
   notice: (text, kind) => hud.notice(text, kind),
   slot: () => start.slot(session.view),
   address: () => (page.config.daily ? null : `/g/${encodeURIComponent(session.id)}`),
@@ -79,7 +80,7 @@ function opened(how) {
   ending.reset();
   ending.playedBefore = how === 'played';
   if (!session.spectator && !session.daily) start.keep(view);
-  if (session.daily) ending.loadHonour(session.daily);
+  const honour = session.daily ? ending.loadHonour(session.daily) : null;
   board.setSize(view.rows, view.cols);
   board.setGrid(view.grid);
   tray.setHand(view.hand, { maxExtent: view.rows > 8 ? 5 : 4, dealt: true });
@@ -90,7 +91,15 @@ function opened(how) {
   if (how === 'resume') hud.notice(t('games.blocks.resumed'), 'info');
   if (session.spectator) hud.notice(t('games.blocks.watching'), 'info');
   render();
+  if (honour) honour.finally(sideReady); // the daily's board of honour sits in the panel
+  else sideReady();
   if (view.over) setTimeout(() => records.then(() => ending.showFinal()), reducedMotion() ? 0 : FINAL_AFTER_MS);
+}
+
+/** The side panel is shown once filled (options, facts, help): filled while on screen,
+ *  it grew under the player's eyes about a second after load (a layout shift of 0.05). */
+function sideReady() {
+  $('blocks-side').dataset.ready = 'true';
 }
 
 /** The server's state replaces ours (a stale version, a refresh, the connection back). */
@@ -105,7 +114,8 @@ function adopt() {
   if (view.over && !wasOver) ending.end();
 }
 
-/** The boot opened no game: the notice says why, with a link to a new one. */
+/** The boot opened no game: the notice says why, with a link to a new one (none offline:
+ *  the server makes new games; the page opens its game by itself once it is back). */
 function failed(error) {
   const ruleset = start.ruleset();
   $('blocks').dataset.state = 'error';
@@ -113,11 +123,11 @@ function failed(error) {
   const notice = $('blocks-notice');
   notice.hidden = false;
   notice.className = 'blocks-notice blocks-notice--error blocks-notice--failed';
-  notice.replaceChildren(
-    el('span', {}, page.text(error)),
-    el('a', { class: 'btn btn-primary', href: `/play/blocks/${ruleset}?new=1` }, t('games.blocks.new_game')),
-  );
+  const offline = error.status === 0;
+  notice.replaceChildren(el('span', {}, page.text(error)));
+  if (!offline) notice.append(el('a', { class: 'btn btn-primary', href: `/play/blocks/${ruleset}?new=1` }, t('games.blocks.new_game')));
   menu.setOptions({ catalog, ruleset, mode: catalog?.params?.mode?.default, rotation: false, daily: false });
+  sideReady();
 }
 
 function render() {

@@ -8,6 +8,7 @@
  *   menu.setOptions({catalog, ruleset, mode, rotation, daily})   (re)builds both option forms
  *   menu.show() / menu.close() / menu.open          (core/menu.js GameMenu)
  *   menu.setNumber(text)                                the menu's "Board #…" line
+ *   menu.setOffline(offline)                            "New game" off while the server is away
  *   renderHonour(root, honour | null, gameId)           fills every [data-honour-box] in root
  */
 
@@ -42,6 +43,7 @@ export class Menu extends GameMenu {
     this.handlers = handlers;
     this.choice = { ruleset: 'classic10', mode: 'classic', rotation: false };
     this.uid = 0;
+    this.offline = false;
     for (const root of [dialog, side]) {
       root.querySelector('[data-action="copy"]')?.addEventListener('click', () => handlers.onCopy());
       root.querySelector('[data-action="share"]')?.addEventListener('click', () => handlers.onShare());
@@ -51,6 +53,13 @@ export class Menu extends GameMenu {
   setNumber(text) {
     const line = this.dialog.querySelector('[data-number-line]');
     if (line) line.textContent = text;
+  }
+
+  setOffline(offline) {
+    this.offline = offline;
+    for (const root of [this.dialog, this.side]) {
+      for (const button of root.querySelectorAll('.blocks-new-game')) button.disabled = offline;
+    }
   }
 
   setOptions({ catalog, ruleset, mode, rotation, daily }) {
@@ -146,6 +155,7 @@ export class Menu extends GameMenu {
       {
         type: 'button',
         class: 'btn btn-primary btn-block blocks-new-game',
+        disabled: this.offline, // a new game is made by the server
         on: {
           click: () => {
             this.close();

@@ -2,7 +2,8 @@
  * geometry — where the Pairs board sits on its canvas, and which cell is where.
  *
  * Six columns always; the tile size is what the tallest board (9 rows) allows, so tiles
- * never shrink on a bigger board. The frame ring outside the board is drawn FRAME_PX
+ * never shrink on a bigger board, except in a short box (a phone held sideways), where
+ * the height is scarce: there the board's own rows set it (31×33 px tiles became 35×37). The frame ring outside the board is drawn FRAME_PX
  * beyond the board's edge, so a path that leaves the board visibly does.
  *
  *   boardLayout(width, height, rows, cols) → g {width, height, rows, cols, cw, ch, x0, y0, boardW, boardH}
@@ -15,10 +16,11 @@ const RATIO = 1.06; // tile height / width
 const FRAME_PX = 8; // the outside ring of the path, beyond the board's edge
 const MARGIN = 16; // canvas room around the board (the frame path, lifted tiles, glows)
 const MAX_CELL = 84;
+const SHORT_PX = 480; // a box this short sizes tiles by the board's own rows
 
 export function boardLayout(width, height, rows, cols) {
   const byWidth = (width - 2 * MARGIN) / cols;
-  const byHeight = (height - 2 * MARGIN) / (MAX_ROWS * RATIO);
+  const byHeight = (height - 2 * MARGIN) / ((height < SHORT_PX ? rows : MAX_ROWS) * RATIO);
   const cw = Math.max(8, Math.floor(Math.min(byWidth, byHeight, MAX_CELL)));
   const ch = Math.round(cw * RATIO);
   const boardW = cw * cols;

@@ -99,7 +99,11 @@ function opened() {
   if (view.over) board.skipDeal();
   else board.deal();
   tips.reset();
-  hud.say('');
+  // A full board (no pair removed yet) on a touch screen (a phone's page has no side panel
+  // of keys): the status line says how to play, until it says more.
+  const fresh = !view.over && !session.spectator && matchMedia('(pointer: coarse)').matches
+    && view.tiles.every((row) => row.every((tile) => tile !== null));
+  hud.say(fresh ? t('games.pairs.help.short') : '', 'info', 0);
   render();
   if (session.spectator) hud.say(t('games.pairs.watching'), 'info', 0);
   if (view.over) showFinal(0);

@@ -1,7 +1,8 @@
 /**
  * play — the Pairs player's taps as moves: the selection, a pair sent to the server (a tap
  * made while it is on its way waits for the answer), hints and shuffles, and what a refusal
- * shows. A tap on a tile with another picture only moves the selection (no request).
+ * shows. A tap on a tile with another picture moves the selection there (no request), and
+ * the status line says so.
  *
  *   const play = createPlay(ctx)
  *     ctx: {page, board, boardBox, hud, keys(), describe(cell), render(), showFinal(ms),
@@ -112,7 +113,9 @@ export function createPlay(ctx) {
     // the pictures as the server's view has them (the board may still be animating)
     const picture = (at) => session.view?.tiles?.[at[0]]?.[at[1]] ?? null;
     if (!selected || (!same(selected, cell) && picture(selected) !== picture(cell))) {
-      // Nothing selected yet, or another picture: the selection moves there, silently.
+      // Nothing selected yet, or another picture: the selection moves there (said, once
+      // a tile was picked: a silent move read as a tap that did nothing).
+      if (selected) say(t('games.pairs.status.other_picture'), 'info');
       select(cell);
       feedback('select');
       hud.announce(t('games.pairs.selected', { tile: ctx.describe(cell) }));

@@ -10,10 +10,11 @@
  * Pointer: tap a star, then another (tap the first again or empty space to let go); or
  * drag from a star: a rubber band follows the pointer and snaps to the nearest star within
  * SNAP px. A star counts as touched within HIT px (≥ 22 CSS px).
- * Keyboard on the focused field: arrows move a star cursor towards that direction, Tab /
- * Shift+Tab step through the stars (and leave the field after the last / first one),
- * Enter or Space picks the first star and then the second, Esc lets go (of the first
- * star, else of the cursor: then Tab leaves the field at once).
+ * Keyboard on the focused field: arrows move a star cursor towards that direction, Page
+ * Down / Page Up step through every star in reading order (an arrow may never reach a
+ * star hidden behind others), Enter or Space picks the first star and then the second,
+ * Esc lets go (of the first star, else of the cursor). Tab and Shift+Tab leave the field, as they leave any widget: a field of
+ * up to 180 stars stepped through by Tab kept the focus in it for good.
  */
 
 import { onPointer } from '../../core/pointer.js';
@@ -24,7 +25,6 @@ const SNAP = 40;
 export function attachInput(board, element, { canAct, onLine, onBlocked, onChange }) {
   let dragFrom = null;
   let dragging = false;
-  let letGo = false; // Esc with nothing picked: the next Tab leaves the field
 
   function clearSelection() {
     board.select(null);
@@ -152,20 +152,17 @@ export function attachInput(board, element, { canAct, onLine, onBlocked, onChang
       board.setCursor(next ?? cursor, true);
       return;
     }
-    if (event.key === 'Tab') {
-      if (letGo) {
-        letGo = false;
-        return; // the browser moves the focus on
-      }
+    if (event.key === 'PageDown' || event.key === 'PageUp') {
+      event.preventDefault();
       const order = readingOrder();
       const at = cursor == null ? -1 : order.indexOf(cursor);
-      const next = event.shiftKey ? (at === -1 ? order.length - 1 : at - 1) : at + 1;
-      if (next < 0 || next >= order.length) {
-        board.setCursor(null, false); // let the focus leave the field
-        return;
-      }
-      event.preventDefault();
+      const step = event.key === 'PageDown' ? 1 : -1;
+      const next = at === -1 ? (step > 0 ? 0 : order.length - 1) : (at + step + order.length) % order.length;
       board.setCursor(order[next], true);
+      return;
+    }
+    if (event.key === 'Tab') {
+      board.setCursor(cursor, false); // the browser moves the focus on; the cursor waits
       return;
     }
     if (event.key === 'Enter' || event.key === ' ') {
@@ -198,11 +195,8 @@ export function attachInput(board, element, { canAct, onLine, onBlocked, onChang
       } else if (cursor != null) {
         event.preventDefault();
         board.setCursor(null, false);
-        letGo = true;
       }
-      return;
     }
-    letGo = false;
   });
   element.addEventListener('blur', () => board.setCursor(board.cursor, false));
   element.addEventListener('focus', () => {
