@@ -81,6 +81,9 @@ PROGRESS = {"en": "3 of 5 games finished", "ru": "Завершены 3 парт�
             "fr": "3 parties terminées sur 5"}
 
 
+OWN_CLOCK = {"en": "3+2", "ru": "1+1", "fr": "3d"}  # no other test searches on these
+
+
 @pytest.mark.parametrize("lang", ["en", "ru", "fr"])
 def test_rated_switch_shows_progress_and_why_it_is_off(
     phone: Any, server_url: str, lang: str
@@ -107,7 +110,9 @@ def test_rated_switch_shows_progress_and_why_it_is_off(
     reason = words["error.rated_needs_games"].format(needed=5, finished=3, moves=5)
     expect(note.locator("[data-rated-reason]")).to_have_text(reason)
     expect(switch).to_have_attribute("aria-describedby", "seek-rated-note")
-    # A casual search still starts.
+    # A casual search still starts (on a clock of its own per language: the tests share
+    # one server, and two searches of one clock would pair).
+    page.locator(f'#seek-clocks input[value="{OWN_CLOCK[lang]}"]').check()
     page.locator('[data-action="seek"]').click()
     expect(page.locator("#seek-section")).to_have_attribute("data-seek", "waiting")
     page.locator('[data-action="seek-cancel"]').click()

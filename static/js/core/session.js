@@ -50,6 +50,7 @@
 
 import { api, GameSocket, moveAnswer } from './api.js';
 import { setConnection } from './connection.js';
+import { reloadFor, shouldReload } from './deploy.js';
 import { pageVersion } from './worker.js';
 
 const PROBE_MS = [1000, 2000, 3000, 5000];
@@ -74,24 +75,6 @@ export function storage(prefix) {
       }
     },
   };
-}
-
-const RELOADED_FOR = 'nook-reloaded-for'; // sessionStorage: the build this tab reloaded for
-
-function remembered(key) {
-  try {
-    return sessionStorage.getItem(key);
-  } catch {
-    return null; // storage refused (a privacy mode): the page may reload once per load
-  }
-}
-
-function remember(key, value) {
-  try {
-    sessionStorage.setItem(key, value);
-  } catch {
-    /* as above */
-  }
 }
 
 export class Session {
@@ -162,19 +145,12 @@ export class Session {
     return data;
   }
 
-  /** The server now serves another build than this page's (a deploy): once the moves in
-   *  flight are answered, the page loads itself again, with the views' new code. Once per
-   *  build: a page still of another version after that (an old copy served offline) plays
-   *  on as it is rather than reloading in a loop. */
+  /** The server serves another build (a deploy): the page loads itself again once the
+   *  moves in flight are answered (core/deploy.js). */
   outdated(build) {
-    if (this.reloading || remembered(RELOADED_FOR) === build) return;
+    if (this.reloading || !shouldReload(build)) return;
     this.reloading = true;
-    this.enqueue(() => {
-      remember(RELOADED_FOR, build);
-      document.body.dataset.reloading = build;
-      location.reload();
-      return new Promise(() => {}); // nothing after this runs on this page
-    });
+    this.enqueue(() => reloadFor(build));
   }
 
   get spectator() {
