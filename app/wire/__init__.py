@@ -4,8 +4,9 @@ Routes declare these as their response models, so the OpenAPI schema describes e
 answer exactly. A game's ``view`` and ``events`` are the engine's JSON (its keys are in
 ARCHITECTURE.md, per game) and stay free-form here.
 
-One package: ``requests`` (bodies), ``answers`` (REST), ``frames`` (sockets and the
-hub) and ``ratings`` (rating changes, the leaderboard); import from ``app.wire``.
+One package: ``requests`` (bodies), ``answers`` (REST; ``replays``: replay and review),
+``frames`` (sockets and the hub) and ``ratings`` (rating changes, the leaderboard);
+import from ``app.wire``.
 """
 
 from app.wire.answers import (
@@ -17,7 +18,6 @@ from app.wire.answers import (
     Event,
     GameCatalog,
     GameLog,
-    GameReview,
     History,
     HistoryGame,
     HistoryLinks,
@@ -38,8 +38,6 @@ from app.wire.answers import (
     Records,
     Rematch,
     RematchAnswer,
-    Replay,
-    ReplayStep,
     SeatHolder,
     SeatPresence,
     SeekState,
@@ -67,6 +65,7 @@ from app.wire.frames import (
     StateFrame,
 )
 from app.wire.ratings import Leaderboard, LeaderboardRow, RatingChange, RatingLine
+from app.wire.replays import GameReview, Replay, ReplayStep
 from app.wire.requests import (
     VERIFY_PLIES,
     ClaimRequest,
