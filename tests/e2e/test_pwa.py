@@ -36,9 +36,18 @@ DEPLOY_PROBE = ROOT / "static" / "css" / "site" / "99-deploy-probe.css"
 VERSION_OF_PAGE = "() => document.documentElement.dataset.assets"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 CACHES = "() => caches.keys()"
-# Whether the worker's cache keeps the page's own address (true, or polled again)
-KEPT_HERE = """async (name) => (await (await caches.open(name)).keys())
-  .some((request) => new URL(request.url).pathname === location.pathname)"""
+# Waits (on the page, up to 20 s) until the worker's cache [name] keeps the page's own
+# address; returns whether it does. (Not a wait_for_function: Playwright takes the promise
+# an async predicate returns for a truthy answer and never polls again.)
+KEPT_HERE = """async (name) => {
+  const until = Date.now() + 20000;
+  for (;;) {
+    const keys = await (await caches.open(name)).keys();
+    const kept = keys.some((request) => new URL(request.url).pathname === location.pathname);
+    if (kept || Date.now() > until) return kept;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}"""
 # Waits (on the page, up to 20 s) until the caches are exactly [name]; returns them.
 ONLY_CACHE = """async (name) => {
   const until = Date.now() + 20000;
@@ -174,7 +183,7 @@ def test_a_page_visited_before_reloads_offline_in_the_offline_state_then_resumes
     expect(page.locator("#pairs")).to_have_attribute("data-state", re.compile("playing"))
     # the game's new address (/g/<id>) is kept by the worker in the background: wait for it
     version = page.evaluate(VERSION_OF_PAGE)
-    page.wait_for_function(KEPT_HERE, arg=f"nook-{version}", timeout=20_000)
+    assert page.evaluate(KEPT_HERE, f"nook-{version}")
     context.set_offline(True)
     page.reload()
     body = page.locator("body")
