@@ -43,3 +43,13 @@ class Batched(Generic[T, R]):
             for (_, done), result in zip(batch, results, strict=True):
                 if not done.done():
                     done.set_result(result)
+
+    async def cancel(self) -> None:
+        """Give up the round trip under way (a stop while the far end does not answer):
+        its callers, and those waiting for the next, are cancelled."""
+        if self.sender is not None and not self.sender.done():
+            self.sender.cancel()
+            await asyncio.gather(self.sender, return_exceptions=True)
+        for _, done in self.waiting:
+            done.cancel()
+        self.waiting = []

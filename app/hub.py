@@ -33,6 +33,7 @@ QUEUE_LIMIT = 256  # a watcher this far behind is dropped; it reconnects and res
 REDIS_CONNECTIONS = 50
 REDIS_WAIT_S = 5.0
 STARTUP_WAIT_S = 3.0
+STOP_SEND_S = 2.0  # at a stop, how long the messages still being published may take
 
 
 class Resync:
@@ -158,6 +159,7 @@ class RedisHub:
         self._started_ok = False  # connected at least once
         self.origin = secrets.token_hex(8).encode() + b"\n"  # tags this process's messages
         self._published = Batched(self._publish_all)
+        self._sending: set[asyncio.Task[None]] = set()  # publishes under way
         self._publish_failing = False
 
     @property
@@ -168,6 +170,14 @@ class RedisHub:
         self._listener = asyncio.create_task(self._listen(), name="redis-hub")
 
     async def stop(self) -> None:
+        if self._sending:  # the last moves' messages go out before the connection closes
+            await asyncio.wait(set(self._sending), timeout=STOP_SEND_S)
+            if self._sending:  # Redis is not answering: they are lost anyway
+                stuck = set(self._sending)
+                for sending in stuck:
+                    sending.cancel()
+                await self._published.cancel()
+                await asyncio.gather(*stuck, return_exceptions=True)
         if self._listener is not None:
             self._listener.cancel()
             try:
@@ -178,9 +188,16 @@ class RedisHub:
 
     async def publish(self, game_id: str, message: HubMessage) -> None:
         """Deliver to this process's watchers at once, and through Redis to the other
-        processes (this process skips its own messages when they come back)."""
+        processes (this process skips its own messages when they come back). The Redis
+        part goes on in the background: a mover's answer never waits on a slow Redis
+        (tasks start in the order they are made, so messages keep their order)."""
         self.subscribers.deliver(game_id, message)
         payload = self.origin + message.model_dump_json().encode()
+        sending = asyncio.create_task(self._send(game_id, payload))
+        self._sending.add(sending)
+        sending.add_done_callback(self._sending.discard)
+
+    async def _send(self, game_id: str, payload: bytes) -> None:
         started = time.perf_counter()
         try:
             await self._published((self.CHANNEL_PREFIX + game_id, payload))

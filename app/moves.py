@@ -68,6 +68,7 @@ class Played:
     game: Game
     state: Any
     events: list[Event]
+    from_version: int  # the version the change was made on
 
 
 @dataclass
@@ -166,7 +167,7 @@ class MovePath:
                 )
             raise from_engine(error) from None
         game, state = await self.commit(game, engine, step)
-        return Played(game, state, step.events)
+        return Played(game, state, step.events, from_version=version)
 
     def keep(self, game: Game, state: Any) -> None:
         """A game that has just started: kept, so that its first move reads nothing (a
@@ -193,10 +194,11 @@ class MovePath:
 
     async def opening(self, game: Game, engine: AnyEngine, state: Any) -> Played:
         """A new game, after the computer's first moves when it opens."""
+        opened_at = game.version
         step = await self._computer_replies(game, engine, Step(state), 0)
         if step.entries:
             game, state = await self.commit(game, engine, step)
-        return Played(game, state, step.events)
+        return Played(game, state, step.events, from_version=opened_at)
 
     async def _play(
         self, game: Game, engine: AnyEngine, state: Any, move: Any, mine: list[int]

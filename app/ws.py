@@ -1,12 +1,16 @@
-"""WebSocket ``/ws/games/{id}``: live state for players and spectators, moves with acks.
+"""WebSocket ``/ws/games/{id}``: live state for players and spectators, moves with results.
 
 On connect the server sends ``{"type":"state", ...}`` (with ``missed`` moves when the
 client passed ``?since=<version>``), then a ``{"type":"move", ...}`` per move. Clients
-may send ``move`` (answered by ``ack`` or ``error``), ``sync`` (a fresh state) and
-``ping``. Frames over the size limit close the socket (1009); a message over the
-player's rate is answered ``rate_limited`` (with its ``id``, like every error frame), and
-a socket refused more than three bursts' worth within the time a burst takes to refill is
-closed (1008); bad frames get an error frame.
+may send ``move`` (answered by ``result``, what ``POST /moves`` answers, or ``error``),
+``sync`` (a fresh state) and ``ping``. While a move of the socket's own is in flight the
+hub's frames wait, so the result comes in its place in the game's order, and the move's
+own ``move`` frame, older by then, is never sent to it.
+
+Frames over the size limit close the socket (1009); a message over the player's rate is
+answered ``rate_limited`` (with its ``id``, like every error frame), and a socket
+refused more than three bursts' worth within the time a burst takes to refill is closed
+(1008); bad frames get an error frame.
 """
 
 from __future__ import annotations
@@ -36,11 +40,12 @@ from app.outage import OUTAGES, is_outage
 from app.presence import Lease
 from app.services import Services
 from app.wire import (
-    AckFrame,
     ErrorFrame,
     ErrorInfo,
     HubMove,
+    MoveResult,
     PongFrame,
+    ResultFrame,
     Snapshot,
     StateFrame,
 )
@@ -122,6 +127,8 @@ class Connection:
         self.conn_id = conn_id
         self.seats: list[int] = []
         self.seat_count = 0
+        self.no_move_in_flight = asyncio.Event()  # cleared while this socket's move is played
+        self.no_move_in_flight.set()
 
     async def send(self, frame: BaseModel) -> None:
         await self.send_text(frame.model_dump_json())
@@ -161,6 +168,7 @@ class Connection:
     async def forward(self, queue: Watch) -> None:
         while True:
             message = await queue.get()
+            await self.no_move_in_flight.wait()
             if message is None:  # the hub dropped us: let the client reconnect and resume
                 await self.ws.close(CLOSE_RESTART)
                 return
@@ -234,6 +242,13 @@ class Connection:
             await self.move(message, message_id)
 
     async def move(self, message: MoveMessage, request_id: str | int | None) -> None:
+        self.no_move_in_flight.clear()
+        try:
+            await self.play(message, request_id)
+        finally:
+            self.no_move_in_flight.set()
+
+    async def play(self, message: MoveMessage, request_id: str | int | None) -> None:
         try:
             played = await to_the_end(
                 self.svc.moves.play(self.game_id, self.player_id, message.version, message.move)
@@ -246,7 +261,17 @@ class Connection:
                 raise
             await self.refuse(request_id, OUTAGES.unavailable(error))
             return
-        await self.send(AckFrame.model_construct(id=request_id, version=played.game.version))
+        engine = self.svc.catalog.engine(played.game.engine)
+        snapshot = self.svc.snapshots.snapshot(played.game, engine, played.state, self.player_id)
+        result = ResultFrame.model_construct(
+            id=request_id,
+            from_version=played.from_version,
+            result=MoveResult.model_construct(**dict(snapshot), events=played.events),
+        )
+        # A frame this socket was still to send, older than the move, now comes after it:
+        # the client sees the gap (from_version) and asks for the state.
+        self.version = max(self.version, played.game.version)
+        await self.send(result)
 
     async def refuse(self, request_id: str | int | None, error: AppError) -> None:
         """The REST error body of ``error`` as a socket frame."""

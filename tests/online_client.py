@@ -1,6 +1,6 @@
 """Online Triangles matches played over real sockets against real server processes, as
 the browser plays them: each player on a socket of their own, a move acknowledged only
-by its ``ack`` frame, and, when a socket closes (a drain's 1012, a killed process), a
+by its ``result`` frame, and, when a socket closes (a drain's 1012, a killed process), a
 reconnect with ``?since=`` to whichever process answers. Used by the drain and
 rolling-restart tests."""
 
@@ -45,7 +45,8 @@ class Stats:
 
 
 class Socket:
-    """One player's socket: every frame it gets, its acks, and how and when it closed."""
+    """One player's socket: every frame it gets, the versions its moves' results gave, and
+    how and when it closed."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
@@ -58,8 +59,8 @@ class Socket:
         try:
             async for raw in self.ws:
                 frame = json.loads(raw)
-                if frame["type"] == "ack":
-                    self.acks.append(frame["version"])
+                if frame["type"] == "result":
+                    self.acks.append(frame["result"]["version"])
                 await self.frames.put(frame)
         except websockets.ConnectionClosed:
             pass
@@ -186,12 +187,13 @@ class Match:
         """One line, acknowledged to its mover and seen by the other player."""
         mover = self.turn
         await self.send()
-        ack = await self.sockets[mover].next("ack", "error")
-        if ack["type"] == "error":
-            raise Refused(ack["error"]["code"])
-        self.acked.add(ack["version"])
+        answer = await self.sockets[mover].next("result", "error")
+        if answer["type"] == "error":
+            raise Refused(answer["error"]["code"])
+        version = answer["result"]["version"]
+        self.acked.add(version)
         seen = await self.sockets[1 - mover].next("move")
-        self.version, self.turn = ack["version"], seen["view"]["turn"]
+        self.version, self.turn = version, seen["view"]["turn"]
         self.over = seen["view"]["over"]
 
     async def play_through_restarts(

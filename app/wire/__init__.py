@@ -51,7 +51,6 @@ from app.wire.answers import (
 )
 from app.wire.frames import (
     HUB_MESSAGE,
-    AckFrame,
     CancelledFrame,
     ErrorFrame,
     HubMessage,
@@ -61,6 +60,7 @@ from app.wire.frames import (
     PongFrame,
     PresenceFrame,
     RematchFrame,
+    ResultFrame,
     SeekPairedFrame,
     StateFrame,
 )
@@ -95,7 +95,6 @@ __all__ = [
     "HUB_MESSAGE",
     "Event",
     "View",
-    "AckFrame",
     "CancelledFrame",
     "ClaimRequest",
     "CreateGame",
@@ -122,6 +121,7 @@ __all__ = [
     "MoveFrame",
     "MoveRequest",
     "MoveResult",
+    "ResultFrame",
     "MyStats",
     "NameRequest",
     "OpenGame",

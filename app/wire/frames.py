@@ -16,6 +16,7 @@ from app.wire.answers import (
     Event,
     LoadedGame,
     LogEntry,
+    MoveResult,
     Outcome,
     Rematch,
     SeatHolder,
@@ -118,10 +119,16 @@ class SeekPairedFrame(BaseModel):
     game_id: str
 
 
-class AckFrame(BaseModel):
-    type: Literal["ack"] = "ack"
+class ResultFrame(BaseModel):
+    """A move's answer to its mover's socket: ``result`` is what ``POST /moves`` answers
+    (the mover's view, the events of the move and of the computer's replies), ``id`` the
+    move message's, ``from_version`` the version it was played on. The move's own ``move``
+    frame is not sent to that socket: the result stands for it."""
+
+    type: Literal["result"] = "result"
     id: str | int | None
-    version: int
+    from_version: int
+    result: MoveResult
 
 
 class PongFrame(BaseModel):

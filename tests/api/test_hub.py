@@ -32,6 +32,32 @@ async def test_a_watcher_that_falls_far_behind_is_told_to_reconnect() -> None:
         assert queue.get_nowait() is None
 
 
+async def test_a_stalled_redis_never_holds_up_the_publisher() -> None:
+    """A Redis that takes connections and never answers: a move's publish (awaited before
+    its mover is answered) still returns at once, and this process's watchers have it."""
+    held: list[asyncio.StreamWriter] = []
+
+    async def stall(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)  # read nothing, answer nothing
+
+    server = await asyncio.start_server(stall, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    redis = redis_client(f"redis://127.0.0.1:{port}/0", 30.0)
+    hub = RedisHub(redis)
+    queue, _ = hub.subscribers.add("g")
+    try:
+        await asyncio.wait_for(hub.publish("g", CancelledFrame(version=1)), 0.5)
+        assert queue.get_nowait() == CancelledFrame(version=1)
+        assert len(hub._sending) == 1  # still trying, in the background
+    finally:
+        await hub.stop()  # gives up on it after STOP_SEND_S
+        assert not hub._sending
+        for writer in held:
+            writer.close()
+        server.close()
+        await redis.aclose()
+
+
 @pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL")
 async def test_redis_hub_reconnects_after_the_connection_drops(
     caplog: pytest.LogCaptureFixture,

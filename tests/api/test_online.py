@@ -25,17 +25,7 @@ def receive(ws: Any, kind: str) -> dict[str, Any]:
         message: dict[str, Any] = ws.receive_json()
         if message["type"] == kind:
             return message
-        assert message["type"] in ("presence", "joined", "move", "state", "ack"), message
-
-
-def collect(ws: Any, kinds: set[str]) -> dict[str, dict[str, Any]]:
-    """One message of each kind, in whatever order they come (an ack may pass the move)."""
-    got: dict[str, dict[str, Any]] = {}
-    while set(got) != kinds:
-        message = ws.receive_json()
-        if message["type"] in kinds:
-            got[message["type"]] = message
-    return got
+        assert message["type"] in ("presence", "joined", "move", "state", "result"), message
 
 
 def next_line(player: Any, game_id: str) -> dict[str, Any]:
@@ -74,14 +64,14 @@ def test_full_match_between_two_sockets_and_a_spectator(client: Any, players: An
             sockets[mover].send_json(
                 {"type": "move", "version": version, "move": line, "id": version}
             )
-            got = collect(sockets[mover], {"move", "ack"})
-            assert got["ack"]["id"] == version
+            answer = receive(sockets[mover], "result")
+            assert answer["id"] == version and answer["from_version"] == version
+            result = answer["result"]
+            assert result["seat"] == mover and result["events"][0]["type"] == "line"
             other = receive(sockets[1 - mover], "move")
-            for message in (got["move"], other):
-                assert message["from_version"] == version
-                assert message["version"] == got["ack"]["version"]
-            assert other["view"] == got["move"]["view"]
-            view, version = other["view"], got["ack"]["version"]
+            assert other["from_version"] == version and other["version"] == result["version"]
+            assert other["view"] == result["view"] and other["events"] == result["events"]
+            view, version = other["view"], result["version"]
             spectated = receive(c, "move")
             assert spectated["view"] == view
             seen_by_spectator += 1

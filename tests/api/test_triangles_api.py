@@ -259,10 +259,11 @@ def test_online_moves_show_on_every_socket(alice: Any, bob: Any) -> None:
             assert [p["kind"] for p in state["players"]] == ["player", "player"]
         a, b = legal(game["view"])[0]
         a_ws.send_json({"type": "move", "version": 0, "move": line(a, b), "id": "m1"})
-        for ws in (a_ws, b_ws):
-            move = next(m for m in iter(ws.receive_json, None) if m["type"] == "move")
-            assert move["events"][0] == {"type": "line", "a": a, "b": b, "seat": 0}
-            assert move["view"]["turn"] == 1
+        answer = next(m for m in iter(a_ws.receive_json, None) if m["type"] == "result")
+        move = next(m for m in iter(b_ws.receive_json, None) if m["type"] == "move")
+        for seen in (answer["result"], move):  # the mover's result, the other's move frame
+            assert seen["events"][0] == {"type": "line", "a": a, "b": b, "seat": 0}
+            assert seen["view"]["turn"] == 1
         b_ws.send_json({"type": "move", "version": 1, "move": line(a, b), "id": "m2"})
         refusal = next(m for m in iter(b_ws.receive_json, None) if m["type"] == "error")
         assert refusal["id"] == "m2" and refusal["status"] == 422

@@ -1,4 +1,4 @@
-"""WebSocket /ws/games/{id}: state on connect, a message per move, moves with acks."""
+"""WebSocket /ws/games/{id}: state on connect, a message per move, moves with results."""
 
 from __future__ import annotations
 
@@ -50,18 +50,32 @@ def test_state_on_connect_and_moves_to_every_watcher(
             assert message["view"]["tally"] == game["view"]["tally"] + 2
 
 
-def test_move_over_websocket_gets_ack_then_broadcast(alice_bob: Any) -> None:
+def test_move_over_websocket_gets_the_rest_answer_and_no_echo(alice_bob: Any) -> None:
     alice, bob = alice_bob
     game = online_game(alice, bob)
-    first = alice if game["view"]["turn"] == 0 else bob
-    with first.websocket(f"/ws/games/{game['id']}") as ws:
-        receive(ws)
+    first, other = (alice, bob) if game["view"]["turn"] == 0 else (bob, alice)
+    with (
+        first.websocket(f"/ws/games/{game['id']}") as ws,
+        other.websocket(f"/ws/games/{game['id']}") as watcher,
+    ):
+        receive(ws), receive(watcher)
         ws.send_json({"type": "move", "version": 0, "move": {"type": "add", "n": 1}, "id": "m1"})
-        replies = [receive(ws), receive(ws)]
-        kinds = sorted(r["type"] for r in replies)
-        assert kinds == ["ack", "move"]
-        ack = next(r for r in replies if r["type"] == "ack")
-        assert ack == {"type": "ack", "id": "m1", "version": 1}
+        answer = receive(ws)
+        assert (answer["type"], answer["id"], answer["from_version"]) == ("result", "m1", 0)
+        result = answer["result"]
+        assert (result["id"], result["version"]) == (game["id"], 1)
+        assert result["seat"] == game["view"]["turn"]
+        assert result["events"] == [{"type": "added", "n": 1, "seat": result["seat"]}]
+        assert result["view"]["tally"] == game["view"]["tally"] + 1
+        seen = receive(watcher)  # the other player's socket: the move frame, same events
+        assert (seen["type"], seen["from_version"], seen["version"]) == ("move", 0, 1)
+        assert seen["events"] == result["events"]
+        ws.send_json({"type": "ping"})
+        assert receive(ws) == {"type": "pong"}  # the mover's socket got no move frame of it
+        state = first.get(f"/api/games/{game['id']}").json()
+        assert {k: v for k, v in result.items() if k not in ("events", "server_ms")} == {
+            k: v for k, v in state.items() if k not in ("players", "presence", "server_ms")
+        }  # what the REST state says, read back
 
 
 def test_errors_over_websocket(alice_bob: Any, players: Any, client: Any) -> None:

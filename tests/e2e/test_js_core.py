@@ -59,7 +59,7 @@ def test_api_error_shape(page: Any) -> None:
     assert error == [True, 404, "unknown_game", "string"]
 
 
-def test_game_socket_state_move_ack_and_error(page: Any) -> None:
+def test_game_socket_state_move_result_and_error(page: Any) -> None:
     game = page.request.post("/api/games", data={"game": "triangles",
                                                  "params": {"opponent": "human"}}).json()
     result = run(page, "api", """
@@ -73,54 +73,44 @@ def test_game_socket_state_move_ack_and_error(page: Any) -> None:
           onStatus: (s) => seen.push(['status', s]),
         });
         await ready;
-        const ack = await socket.move(0, {type: 'resign'});
+        const answer = await socket.move(0, {type: 'resign'});
         let refused;
         try { await socket.move(0, {type: 'resign'}); } catch (e) { refused = [e.status, e.code]; }
-        await new Promise((r) => setTimeout(r, 200));
         socket.close();
-        return {ack: [ack.type, ack.version], refused, seen, states, version: socket.version};
+        return {answer: [answer.id, answer.version, answer.from_version, answer.status,
+                         answer.outcome.reason, typeof answer.receivedAt],
+                refused, seen, states, version: socket.version};
     """, game["id"])
-    assert result["ack"] == ["ack", 1]
+    assert result["answer"] == [game["id"], 1, 0, "over", "resigned", "number"]
     assert result["refused"] == [409, "stale_version"]
-    assert ["move", 1] in result["seen"]
-    assert result["seen"][:2] == [["status", "connecting"], ["status", "open"]]
-    assert result["seen"][-1] == ["status", "closed"]
-    assert result["states"][0] == 0 and result["version"] == 1
+    # the mover's own move comes as its result only, never as a move frame too
+    assert result["seen"] == [["status", "connecting"], ["status", "open"], ["status", "closed"]]
+    assert result["states"] == [0] and result["version"] == 1
 
 
-def test_a_move_acknowledged_before_the_socket_drops_is_not_refused(page: Any) -> None:
-    """The server committed the move (its ack came) but the socket closed before the move's
-    frame: play() answers with that frame from the reconnection's catch-up, not an error."""
+def test_a_state_frame_before_the_result_keeps_the_movers_events(page: Any) -> None:
+    """A sync sent right behind a move: its state frame may pass the move's answer on the
+    way (it did when the answer was an ack and the hub's move frame); the move's promise is
+    answered by its result, events and all, never by the state."""
     game = page.request.post("/api/games", data={"game": "triangles",
                                                  "params": {"opponent": "human"}}).json()
     result = run(page, "api", """
         let opened;
         const ready = new Promise((resolve) => { opened = resolve; });
-        const socket = new m.GameSocket(arg, { onState: () => opened() });
+        const states = [];
+        const socket = new m.GameSocket(arg, {
+          onState: (msg) => { states.push(msg.version); opened(); },
+        });
         await ready;
-        const receive = socket.receive.bind(socket);
-        let acked = false;
-        socket.receive = (data) => {
-          const msg = JSON.parse(data);
-          // the move's frame is lost on the first socket, whether it comes before or after the ack
-          if (msg.type === 'move' && msg.version === 1 && !socket.reconnected) return;
-          receive(data);
-          if (msg.type === 'ack' && !acked) {
-            acked = true;
-            socket.ws.close();
-            socket.handlers.onStatus = (s) => { if (s === 'open') socket.reconnected = true; };
-          }
-        };
-        try {
-          const frame = await socket.play(0, {type: 'resign'});
-          return {ok: frame.version, reconnected: Boolean(socket.reconnected)};
-        } catch (e) {
-          return {error: [e.status, e.code]};
-        } finally {
-          socket.close();
-        }
+        const moving = socket.move(0, {type: 'resign'});
+        socket.sync();
+        const answer = await moving;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        socket.close();
+        return {events: answer.events.map((event) => event.type), states};
     """, game["id"])
-    assert result == {"ok": 1, "reconnected": True}
+    assert result["events"] == ["over"]
+    assert result["states"][0] == 0
 
 
 def test_an_answer_heard_while_the_browser_has_no_network_keeps_the_page_offline(

@@ -155,14 +155,14 @@ async def play(seats: tuple[Seat, Seat], game_id: str) -> int:
             await receive(ws, "state")
             await ws.send(json.dumps({"type": "move", "version": version, "move": line, "id": 1}))
             while (answer := json.loads(await asyncio.wait_for(ws.recv(), 15)))["type"] not in (
-                "ack",
+                "result",
                 "error",
             ):
                 pass
         finally:
             await ws.close()
-        if answer["type"] == "ack":
-            return int(answer["version"])
+        if answer["type"] == "result":
+            return int(answer["result"]["version"])
         await asyncio.sleep(0.05)
     raise AssertionError(f"no move accepted in game {game_id}: {answer}")
 

@@ -20,19 +20,16 @@
  *     socket.version           last version seen (-1 before the first state)
  *     socket.status            the current status
  *     socket.send(obj)         → true when sent
- *     socket.move(version, move) → Promise resolved with the server's ack {type:"ack", id, version}
- *                                  or rejected with an ApiError (the server's error, or
- *                                  "offline"/"disconnected"/"timeout")
- *     socket.play(version, move) → Promise resolved with the move's own frame (the ack and the
- *                                  frame may come in either order; a state frame at or past
- *                                  the ack's version stands in for it, with no events), or
- *                                  rejected as move() is. That frame is not given to onMove;
- *                                  move frames that come meanwhile are held and handed on
- *                                  after it. Each frame handed out carries receivedAt.
+ *     socket.move(version, move) → Promise resolved with the move's result (what a REST move
+ *                                  answers, with from_version and receivedAt; the server
+ *                                  sends the move no other frame), or rejected with an
+ *                                  ApiError (the server's error, or "offline"/"disconnected"/
+ *                                  "timeout"). A result whose promise gave up already is
+ *                                  handed to onMove like a move frame.
  *     socket.sync()            asks for a fresh state
  *     socket.close()           closes for good
  *   moveAnswer(data) → {version, view, events, status, outcome, server_ms}: a move's answer,
- *       the same from a REST move result and from a socket move frame
+ *       the same from a REST or socket move result and from a socket move frame
  *   A move message whose version is not last+1 triggers a sync (the server also resends
  *   the state itself when it notices a gap), so a page may receive onMove and then onState.
  */
@@ -109,10 +106,6 @@ export class GameSocket {
     this.ws = null;
     this.pending = new Map(); // request id → {resolve, reject, timer}
     this.seq = 0;
-    this.playing = 0; // moves sent by play() and not yet answered by their frame
-    this.held = []; // move frames that came while one was
-    this.lastState = null;
-    this.awaited = new Map(); // version → {resolve, reject, timer}: play()'s frame to come
     this.attempt = 0;
     this.retryTimer = 0;
     this.pingTimer = 0;
@@ -154,9 +147,9 @@ export class GameSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       clearInterval(this.pingTimer);
-      // An acknowledged move is committed: its frame comes with the reconnection's catch-up
-      // (?since=), so only the moves still unanswered fail here.
-      this.failPending('disconnected', t('common.conn.closed'), { keepAcked: true });
+      // A move whose result did not come may or may not have been played: the
+      // reconnection's state (?since=) says which.
+      this.failPending('disconnected', t('common.conn.closed'));
       this.setStatus('closed');
       if (this.closed || event.code === CLOSE_NOT_FOUND) return;
       const delay = Math.min(15_000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
@@ -178,27 +171,21 @@ export class GameSocket {
       case 'state':
         this.version = msg.version;
         msg.receivedAt = performance.now();
-        this.lastState = msg;
-        for (const version of [...this.awaited.keys()]) {
-          if (msg.version >= version) this.answer(version, { ...msg, events: [] });
-        }
         this.handlers.onState?.(msg);
         break;
       case 'move':
-        if (msg.version <= this.version) return; // already have it
-        {
-          const gap = this.version >= 0 && msg.version !== this.version + 1;
-          this.version = msg.version;
-          msg.receivedAt = performance.now();
-          if (this.awaited.has(msg.version)) this.answer(msg.version, msg);
-          else if (this.playing) this.held.push(msg);
-          else this.handlers.onMove?.(msg);
-          if (gap) this.sync();
+        this.follow(msg, msg);
+        break;
+      case 'result': {
+        const result = { ...msg.result, from_version: msg.from_version, receivedAt: performance.now() };
+        if (this.pending.has(msg.id)) {
+          this.follow(result, null);
+          this.settle(msg.id, (p) => p.resolve(result));
+        } else {
+          this.follow(result, { ...result, type: 'move' }); // its promise gave up: a move like any other
         }
         break;
-      case 'ack':
-        this.settle(msg.id, (p) => p.resolve(msg));
-        break;
+      }
       case 'pong':
         break;
       case 'error':
@@ -213,6 +200,19 @@ export class GameSocket {
     }
   }
 
+  /** A move of the game (a frame, or a result): the version moves on, and a gap asks for
+   * the state; `frame` (when given and new) goes to onMove. */
+  follow(move, frame) {
+    if (move.version <= this.version) return; // already have it
+    const gap = this.version >= 0 && move.from_version !== this.version;
+    this.version = move.version;
+    if (frame) {
+      frame.receivedAt ??= performance.now();
+      this.handlers.onMove?.(frame);
+    }
+    if (gap) this.sync();
+  }
+
   settle(id, fn) {
     const entry = this.pending.get(id);
     if (!entry) return;
@@ -221,15 +221,9 @@ export class GameSocket {
     fn(entry);
   }
 
-  failPending(code, message, { keepAcked = false } = {}) {
+  failPending(code, message) {
     for (const id of [...this.pending.keys()]) {
       this.settle(id, (p) => p.reject(new ApiError(0, code, message)));
-    }
-    if (keepAcked) return; // each still times out if no reconnection brings its frame
-    for (const [version, entry] of [...this.awaited]) {
-      this.awaited.delete(version);
-      clearTimeout(entry.timer);
-      entry.reject(new ApiError(0, code, message));
     }
   }
 
@@ -256,44 +250,6 @@ export class GameSocket {
       );
       this.pending.set(id, { resolve, reject, timer });
     });
-  }
-
-  async play(version, move) {
-    this.playing += 1;
-    try {
-      const ack = await this.move(version, move);
-      return await this.frameOf(ack.version);
-    } finally {
-      this.playing -= 1;
-      if (!this.playing) this.release();
-    }
-  }
-
-  frameOf(version) {
-    const i = this.held.findIndex((msg) => msg.version === version);
-    if (i >= 0) return Promise.resolve(this.held.splice(i, 1)[0]);
-    // a state frame past it came first (a sync): it stands in for the frame
-    if (this.lastState?.version >= version) return Promise.resolve({ ...this.lastState, events: [] });
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.awaited.delete(version);
-        reject(new ApiError(0, 'timeout', t('common.error.timeout')));
-      }, MOVE_TIMEOUT_MS);
-      this.awaited.set(version, { resolve, reject, timer });
-    });
-  }
-
-  answer(version, msg) {
-    const entry = this.awaited.get(version);
-    this.awaited.delete(version);
-    clearTimeout(entry.timer);
-    entry.resolve(msg);
-  }
-
-  /** The frames held while a move was awaited, to onMove in the order they came. */
-  release() {
-    const held = this.held.splice(0);
-    for (const msg of held) this.handlers.onMove?.(msg);
   }
 
   close() {

@@ -260,8 +260,8 @@ export class Session {
   async transmit(id, move) {
     const socket = this.socket;
     if (socket && socket.gameId === id && socket.status === 'open') {
-      const frame = await socket.play(this.version, move);
-      return { data: frame, result: moveAnswer(frame), receivedAt: frame.receivedAt };
+      const data = await socket.move(this.version, move);
+      return { data, result: moveAnswer(data), receivedAt: data.receivedAt };
     }
     const data = await this.post(`/api/games/${encodeURIComponent(id)}/moves`, { version: this.version, move });
     return { data, result: moveAnswer(data), receivedAt: performance.now() };
