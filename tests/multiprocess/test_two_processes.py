@@ -82,6 +82,11 @@ class Player:
         message = await self.receive("move")
         self.version, self.view = message["version"], message["view"]
 
+    async def answered(self) -> None:
+        """Wait for the result of this player's own move and take its version and view."""
+        result = (await self.receive("result"))["result"]
+        self.version, self.view = result["version"], result["view"]
+
 
 async def legal_line(http: httpx.AsyncClient, game_id: str) -> dict[str, Any]:
     log = (await http.get(f"/api/games/{game_id}/log")).json()
@@ -98,7 +103,7 @@ async def play_one(players: dict[int, Player], game_id: str) -> None:
     await mover.ws.send(
         json.dumps({"type": "move", "version": mover.version, "move": line, "id": mover.version})
     )
-    await asyncio.gather(mover.follow(), other.follow())
+    await asyncio.gather(mover.answered(), other.follow())
     assert mover.version == other.version
     assert mover.view["lines"] == other.view["lines"]
 
@@ -129,7 +134,7 @@ async def match(urls: tuple[str, str], kill_first: Any) -> None:
         async with bob.http() as http:
             line = await legal_line(http, game_id)
         await bob.ws.send(json.dumps({"type": "move", "version": bob.version, "move": line}))
-        await bob.follow()
+        await bob.answered()
     state = await alice.connect(game_id, since=seen)
     assert state["version"] == bob.version
     assert [m["ply"] for m in state.get("missed", [])] == list(range(seen + 1, bob.version + 1))
