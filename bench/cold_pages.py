@@ -1,0 +1,153 @@
+"""Cold and warm page weight: run as ``.venv/bin/python bench/cold_pages.py [PATH ...]``.
+
+Starts one ``uvicorn app.asgi:app`` (SQLite, ``tests.servers.sqlite_server``, as
+``bench/pages.py``), makes a finished Triangles game (``bench.lighthouse.finished_game``)
+for its replay and game pages, and opens each page in headless Chromium (Playwright,
+``/usr/bin/chromium``) at 390×844, each in a fresh browser context (an empty cache, no
+service worker). It prints per page:
+
+- requests, KB: what the page itself loads on a first visit, until the network is idle:
+  the requests the page's own CDP session sees finish (``Network.loadingFinished``), and
+  their ``encodedDataLength`` (headers and body as sent, compressed);
+- sw req, sw KB: what the service worker's install fetches over the network on that
+  visit (its precache of the shell, ``cache.addAll``, and the pages it keeps on
+  activation), after the page has loaded: a separate thing, counted apart (Playwright's
+  requests whose ``service_worker`` is set, their header and body sizes as received);
+- warm KB: ``page.reload()`` once the worker is active, until the network is idle: the
+  page's requests that went to the network (those answered by the worker from its
+  cache cost nothing) plus what the worker fetched for it (the page, network first).
+
+Target (issue "cold pages"): a cold page ≤ 40 KB in ≤ 10 requests, a warm reload ≤ 5 KB.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.lighthouse import PAGES as LIGHTHOUSE_PAGES  # noqa: E402
+from bench.lighthouse import finished_game  # noqa: E402
+from tests.servers import sqlite_server  # noqa: E402
+
+KB = 1024
+COLD_KB, COLD_REQUESTS, WARM_KB = 40, 10, 5
+WORKER_READY = "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
+
+
+class PageTraffic:
+    """The page's own requests, from its CDP session: bytes as sent, per request."""
+
+    def __init__(self, cdp: Any) -> None:
+        self.sizes: dict[str, int] = {}
+        self.urls: dict[str, str] = {}
+        self.from_worker: set[str] = set()
+        cdp.on("Network.responseReceived", self._response)
+        cdp.on("Network.loadingFinished", self._finished)
+        cdp.send("Network.enable")
+
+    def _response(self, event: dict[str, Any]) -> None:
+        self.urls[event["requestId"]] = event["response"]["url"]
+        if event["response"].get("fromServiceWorker"):
+            self.from_worker.add(event["requestId"])
+
+    def _finished(self, event: dict[str, Any]) -> None:
+        self.sizes[event["requestId"]] = int(event["encodedDataLength"])
+
+    def reset(self) -> None:
+        self.sizes.clear()
+        self.urls.clear()
+        self.from_worker.clear()
+
+    def network(self) -> dict[str, int]:
+        """request id → bytes, for the requests that went to the network."""
+        return {rid: n for rid, n in self.sizes.items() if rid not in self.from_worker}
+
+
+class WorkerTraffic:
+    """The service worker's own fetches (Playwright reports them on the context)."""
+
+    def __init__(self, context: Any) -> None:
+        self.sizes: list[tuple[str, int]] = []
+        context.on("requestfinished", self._finished)
+
+    def _finished(self, request: Any) -> None:
+        if request.service_worker is None:
+            return
+        sizes = request.sizes()
+        self.sizes.append((request.url, sizes["responseHeadersSize"] + sizes["responseBodySize"]))
+
+    def total(self) -> int:
+        return sum(size for _, size in self.sizes)
+
+
+def measure(browser: Any, base_url: str, path: str, verbose: bool) -> dict[str, Any]:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    traffic = PageTraffic(cdp)
+    worker = WorkerTraffic(context)
+    url = f"{base_url}{path}"
+    page.goto(url, wait_until="networkidle")
+    cold = traffic.network()
+    if verbose:
+        for rid, size in sorted(cold.items(), key=lambda item: -item[1]):
+            print(f"    {size:>7}  {traffic.urls.get(rid, '?').removeprefix(base_url)}")
+    page.evaluate(WORKER_READY)
+    page.wait_for_timeout(500)  # the activation's keeping of the open page
+    sw_requests, sw_bytes = len(worker.sizes), worker.total()
+    traffic.reset()
+    worker.sizes.clear()
+    page.reload(wait_until="networkidle")
+    warm = sum(traffic.network().values()) + worker.total()
+    if verbose:
+        for rid, size in traffic.network().items():
+            print(f"    warm {size:>7}  {traffic.urls.get(rid, '?').removeprefix(base_url)}")
+        for request_url, size in worker.sizes:
+            print(f"    warm sw {size:>7}  {request_url.removeprefix(base_url)}")
+    context.close()
+    return {
+        "requests": len(cold),
+        "bytes": sum(cold.values()),
+        "sw_requests": sw_requests,
+        "sw_bytes": sw_bytes,
+        "warm": warm,
+    }
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    args = [arg for arg in sys.argv[1:] if arg != "-v"]
+    verbose = "-v" in sys.argv[1:]
+    with sqlite_server("cold-pages") as base_url, sync_playwright() as playwright:
+        game_id = finished_game(base_url)
+        pages = args or [*LIGHTHOUSE_PAGES, f"/replay/{game_id}", f"/g/{game_id}"]
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
+        print(f"targets: cold ≤ {COLD_KB} KB in ≤ {COLD_REQUESTS} requests, warm ≤ {WARM_KB} KB; "
+              "sw: the worker's install fetches, counted apart")  # fmt: skip
+        print(f"{'page':<26} {'requests':>8} {'KB':>6} {'warm KB':>8} {'sw req':>7} "
+              f"{'sw KB':>6}")  # fmt: skip
+        over = []
+        for path in pages:
+            shown = path.replace(game_id, "<id>")
+            if verbose:
+                print(shown)
+            row = measure(browser, base_url, path, verbose)
+            flag = ""
+            if (row["bytes"] > COLD_KB * KB or row["requests"] > COLD_REQUESTS
+                    or row["warm"] > WARM_KB * KB):  # fmt: skip
+                flag = "  over"
+                over.append(shown)
+            print(f"{shown:<26} {row['requests']:>8} {row['bytes'] / KB:>6.1f} "
+                  f"{row['warm'] / KB:>8.1f} {row['sw_requests']:>7} "
+                  f"{row['sw_bytes'] / KB:>6.1f}{flag}", flush=True)  # fmt: skip
+        browser.close()
+        print(f"over a target: {', '.join(over) if over else 'none'}")
+
+
+if __name__ == "__main__":
+    main()
