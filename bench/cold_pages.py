@@ -8,7 +8,9 @@ service worker). It prints per page:
 
 - requests, KB: what the page itself loads on a first visit, until the network is idle:
   the requests the page's own CDP session sees finish (``Network.loadingFinished``), and
-  their ``encodedDataLength`` (headers and body as sent, compressed);
+  their ``encodedDataLength`` (headers and body as sent, compressed); a request the
+  browser's cache answered (``requestServedFromCache``, ``fromDiskCache``: the tab's icon
+  asked for a second time) moved nothing and is not counted;
 - sw req, sw KB: what the service worker's install fetches over the network on that
   visit (its precache of the shell, ``cache.addAll``, and the pages it keeps on
   activation), after the page has loaded: a separate thing, counted apart (Playwright's
@@ -44,7 +46,9 @@ class PageTraffic:
     def __init__(self, cdp: Any) -> None:
         self.sizes: dict[str, int] = {}
         self.urls: dict[str, str] = {}
-        self.from_worker: set[str] = set()
+        self.from_worker: set[str] = set()  # answered by the service worker, or
+        self.from_cache: set[str] = set()  # by the HTTP cache (an icon asked for again)
+        cdp.on("Network.requestServedFromCache", self._cached)
         cdp.on("Network.responseReceived", self._response)
         cdp.on("Network.loadingFinished", self._finished)
         cdp.send("Network.enable")
@@ -53,6 +57,11 @@ class PageTraffic:
         self.urls[event["requestId"]] = event["response"]["url"]
         if event["response"].get("fromServiceWorker"):
             self.from_worker.add(event["requestId"])
+        if event["response"].get("fromDiskCache"):
+            self.from_cache.add(event["requestId"])
+
+    def _cached(self, event: dict[str, Any]) -> None:
+        self.from_cache.add(event["requestId"])
 
     def _finished(self, event: dict[str, Any]) -> None:
         self.sizes[event["requestId"]] = int(event["encodedDataLength"])
@@ -61,10 +70,12 @@ class PageTraffic:
         self.sizes.clear()
         self.urls.clear()
         self.from_worker.clear()
+        self.from_cache.clear()
 
     def network(self) -> dict[str, int]:
         """request id → bytes, for the requests that went to the network."""
-        return {rid: n for rid, n in self.sizes.items() if rid not in self.from_worker}
+        kept = self.from_worker | self.from_cache
+        return {rid: n for rid, n in self.sizes.items() if rid not in kept}
 
 
 class WorkerTraffic:
