@@ -3,8 +3,9 @@
 // which the server reads at start (app/assets.py). See docs/architecture.md, "Assets".
 //
 // - one script per page (esbuild, ES modules, minified, source maps): shell.js and the
-//   page's own module; code two pages share is split into chunks (splitting), loaded by
-//   the entry's imports and named in the manifest for <link rel=modulepreload>;
+//   page's own module, each built on its own, so a page loads one file; what a page
+//   imports only when needed (import()) is split into chunks (splitting), and a chunk its
+//   script imports statically is named in the manifest for <link rel=modulepreload>;
 // - one stylesheet per page: the site's shared parts (static/css/site/NN-*.css, in name
 //   order, the cascade's) and the parts of that page alone (PAGES below), so no page
 //   carries another page's styles;
@@ -92,18 +93,16 @@ const pagesPlugin = {
 };
 
 // One JS entry per distinct module list (the replay pages share one), one CSS entry per page.
-// Scripts are built in groups, each with its own shared chunks: the game pages, the replay
-// page, the other pages. One build for all would cut the shared code by every subset of
-// pages that uses it (nine chunks on a game page); a page only ever loads one group's files.
-const groupOf = (name) => (name.startsWith('game-') ? 'games' : name.startsWith('replay') ? 'replay' : 'site');
+// Each script is built on its own: a page loads one file (and the chunks of what it imports
+// only when needed, import()), not its entry and the chunks it shares with other pages, each
+// a request more on a cold visit. Code two pages share is in both files: the service worker
+// precaches it twice, a page never loads it twice.
 const jsEntries = {}; // entry key → page name
-const groups = {}; // group → entry keys
 for (const [name, page] of Object.entries(PAGES)) {
   if (page.only === 'css') continue;
   const key = page.js ? page.js.replace(/\.js$/, '').replaceAll('/', '-').replace(/-main$/, '') : 'shell';
   if (!(key in jsEntries)) {
     jsEntries[key] = name;
-    (groups[groupOf(name)] ??= []).push(key);
   }
   page.script = key;
 }
@@ -122,11 +121,11 @@ const common = {
   charset: 'utf8',
 };
 const builds = [];
-for (const keys of Object.values(groups)) {
+for (const key of Object.keys(jsEntries)) {
   builds.push(
     await esbuild.build({
       ...common,
-      entryPoints: keys.map((key) => ({ in: `page:js:${jsEntries[key]}`, out: `js/${key}` })),
+      entryPoints: [{ in: `page:js:${jsEntries[key]}`, out: `js/${key}` }],
       format: 'esm',
       splitting: true,
       entryNames: '[dir]/[name]-[hash]',
