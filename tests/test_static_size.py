@@ -1,9 +1,11 @@
 """Front-end budget (issue 23): no JavaScript module over 400 lines, and no game controller
 (`static/js/games/<game>/main.js`) over 200: a game page's life is `core/`'s, so a
-controller only wires its board, input, HUD and menu to the page."""
+controller only wires its board, input, HUD and menu to the page. And what each page
+downloads of the build (issue "cold pages"), read from the build's manifest: no browser."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,3 +58,62 @@ def test_every_game_page_runs_on_the_shared_game_page() -> None:
             if needle in text:
                 offenders.append(f"{path.relative_to(ROOT)}: {needle}")
     assert offenders == []
+
+
+# What a page's first visit downloads of the build, brotli as sent (static/dist/manifest.json:
+# its stylesheet, its script and the chunks that script imports, its catalog in English),
+# in KB. The rest of a cold page (bench/cold_pages.py): the HTML (3-7 KB), its API calls
+# (0.5-3 KB), the tab's icon (1 KB) and each answer's headers (0.3 KB; the page's 0.7 KB).
+# The target is 40 KB for the whole page: a game page's share here has to come down to
+# about 29 KB for it; these figures are today's, so that any growth fails here first.
+BUILD_BUDGET_KB = {
+    "lobby": 23.5,
+    "me": 23.5,
+    "leaderboard": 17.5,
+    "game-blocks": 32.5,
+    "game-pairs": 33.0,
+    "game-triangles": 33.5,
+    "replay-blocks": 19.0,
+    "replay-pairs": 18.5,
+    "replay-triangles": 20.5,
+}
+# Files: a stylesheet, a script, a catalog (plus the icon, the HTML, the API calls); a
+# replay page's script also imports a chunk it shares with its board's (which it loads with
+# import(): not counted here), a request over the 10 the target allows with its review.
+FILES_OF_THE_BUILD = {"replay-blocks": 4, "replay-pairs": 4, "replay-triangles": 4}
+
+
+def built_page(name: str) -> tuple[list[str], int]:
+    """A page's files of the build (stylesheet, script, statically imported chunks, the
+    English catalog) and the sum of their brotli sizes."""
+    from app.assets import assets_dir
+
+    dist = assets_dir()
+    manifest = json.loads((dist / "manifest.json").read_text("utf-8"))
+    page = manifest["pages"][name]
+    kind, _, game = name.partition("-")
+    slice_ = {"game": f"i18n/en/{game}.json", "replay": f"i18n/en/{game}.replay.json"}.get(kind)
+    catalog = manifest["files"].get(slice_ or "", manifest["files"]["i18n/en.json"])
+    script = [page["js"], *page.get("preload", [])] if page.get("js") else []
+    files = [page["css"], *script, catalog]
+    return files, sum((dist / f"{file}.br").stat().st_size for file in files)
+
+
+def test_each_page_loads_within_its_budget_of_the_build() -> None:
+    over = {}
+    for name, budget in BUILD_BUDGET_KB.items():
+        files, size = built_page(name)
+        if size > budget * 1024 or len(files) > FILES_OF_THE_BUILD.get(name, 3):
+            over[name] = f"{size / 1024:.1f} KB (budget {budget}) in {len(files)} files: {files}"
+    assert over == {}
+
+
+def test_every_script_is_in_the_workers_precache() -> None:
+    """Every script of the build (a replay's boards are loaded with import()) is one of the
+    set the service worker precaches: a page seen once opens offline too."""
+    from app.assets import assets_dir
+
+    dist = assets_dir()
+    bundle = set(json.loads((dist / "manifest.json").read_text("utf-8"))["bundle"])
+    scripts = {str(path.relative_to(dist)) for path in (dist / "js").glob("*.js")}
+    assert scripts and scripts - bundle == set()
