@@ -49,6 +49,7 @@ from app.outage import OUTAGES, is_outage
 from app.presence import make_presence
 from app.services import Services
 from app.verify import VERIFY_BODY_BYTES
+from app.wire.socket_schema import publish_socket_frames
 from engines.core.errors import AppCode
 from engines.core.protocol import Engine
 
@@ -68,6 +69,12 @@ class Site(FastAPI):
         inner = TrustedProxyMiddleware(observed, settings.trusted_proxies)
         # uvicorn types its middleware's __call__ with its own scope types; it is ASGI.
         return SecurityHeadersMiddleware(cast(ASGIApp, inner))
+
+    def openapi(self) -> dict[str, Any]:
+        """FastAPI's document of the REST routes, with the game socket's frames."""
+        if self.openapi_schema is None:
+            self.openapi_schema = publish_socket_frames(super().openapi())
+        return self.openapi_schema
 
 
 def observe(services: Services) -> None:

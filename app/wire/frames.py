@@ -150,3 +150,28 @@ HubMessage = HubMove | PresenceFrame | JoinedFrame | RematchFrame | CancelledFra
 HUB_MESSAGE: TypeAdapter[HubMessage] = TypeAdapter(
     Annotated[HubMessage, Field(discriminator="type")]
 )
+
+# Every frame a game's socket sends (the OpenAPI document publishes it as ``ServerFrame``).
+ServerFrame = Annotated[
+    StateFrame
+    | MoveFrame
+    | ResultFrame
+    | ErrorFrame
+    | PresenceFrame
+    | JoinedFrame
+    | RematchFrame
+    | CancelledFrame
+    | PongFrame,
+    Field(discriminator="type"),
+]
+SERVER_FRAME: TypeAdapter[
+    StateFrame
+    | MoveFrame
+    | ResultFrame
+    | ErrorFrame
+    | PresenceFrame
+    | JoinedFrame
+    | RematchFrame
+    | CancelledFrame
+    | PongFrame
+] = TypeAdapter(ServerFrame)
