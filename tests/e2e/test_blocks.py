@@ -570,6 +570,58 @@ def test_translated(browser: Any, server_url: str, lang: str, shot: Any) -> None
         context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_offline_every_new_game_button_is_off_and_says_why(
+    browser: Any, server_url: str, lang: str, shot: Any
+) -> None:
+    """Issue 36: offline, the end card offered "New game", which only the server can make.
+    Every new-game button of the page (the card's, the bar's under the board, the menu's) is
+    off and says why while offline, and on again once the connection is back."""
+    said = words(lang)
+    context = browser.new_context(base_url=server_url, locale=lang,
+                                  viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True, device_scale_factor=2)
+    try:
+        page, _, problems = open_game(context, "/play/blocks/classic10?new=1")
+        finish(page)
+        final = page.locator("#blocks-final")
+        new_game = final.locator('[data-action="new"]')
+        why = final.locator("[data-offline-note]")
+        expect(new_game).to_be_enabled()
+        expect(why).to_be_hidden()
+        context.set_offline(True)
+        expect(page.locator("body")).to_have_attribute("data-connection", "offline")
+        expect(new_game).to_be_disabled()
+        expect(why).to_be_visible()
+        expect(why).to_have_text(said["common.offline.new_game"])
+        shot(page, f"blocks-offline-final-{lang}-phone")
+        final.locator('[data-action="board"]').click()
+        again = page.locator("#blocks-again")
+        expect(again).to_be_visible()
+        expect(again).to_be_disabled()
+        expect(page.locator("#blocks-overbar [data-offline-note]")).to_have_text(
+            said["common.offline.new_game"])
+        shot(page, f"blocks-offline-over-{lang}-phone")
+        page.locator("#blocks-menu-btn").click()
+        menu = page.locator("#blocks-menu")
+        expect(menu.locator(".blocks-new-game")).to_be_disabled()
+        expect(menu.locator("[data-offline-note]")).to_have_text(said["common.offline.new_game"])
+        page.keyboard.press("Escape")
+        expect(menu).to_be_hidden()
+        context.set_offline(False)
+        expect(page.locator("body")).to_have_attribute("data-connection", "online",
+                                                        timeout=15_000)
+        expect(again).to_be_enabled()
+        expect(page.locator("#blocks-overbar [data-offline-note]")).to_be_hidden()
+        expect(menu.locator(".blocks-new-game")).to_be_enabled()
+        page.locator("#blocks-show-result").click()
+        expect(new_game).to_be_enabled()
+        expect(why).to_be_hidden()
+        clean_console(page, [p for p in problems if "ERR_INTERNET_DISCONNECTED" not in p])
+    finally:
+        context.close()
+
+
 def test_dark_theme_and_reduced_motion(desktop: Any, shot: Any) -> None:
     page = desktop.new_page()
     page.emulate_media(color_scheme="dark", reduced_motion="reduce")

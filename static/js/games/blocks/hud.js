@@ -12,6 +12,7 @@
  *   hud.clock()                   draws the chrono; → true when it reached zero
  */
 
+import { syncServerActions } from '../../core/connection.js';
 import { formatNumber, lang, plural, t } from '../../core/i18n.js';
 import { animate, announce, easeOut, el, formatTime, reducedMotion } from '../../core/ui.js';
 import { modesOf } from './menu.js';
@@ -89,6 +90,7 @@ export class Hud {
     const again = $('blocks-again');
     again.hidden = Boolean(session.daily) && mine;
     again.textContent = mine ? t('games.blocks.play_again') : t('games.blocks.play_this');
+    syncServerActions($('blocks-overbar')); // offline: off, and its note shows while it does
   }
 
   side(record) {

@@ -36,7 +36,6 @@ const page = new GamePage('blocks', {
   opened,
   adopt,
   failed,
-  connection: (state) => menu.setOffline(state === 'offline'),
   notice: (text, kind) => hud.notice(text, kind),
   slot: () => start.slot(session.view),
   address: () => (page.config.daily ? null : `/g/${encodeURIComponent(session.id)}`),
