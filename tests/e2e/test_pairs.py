@@ -553,6 +553,63 @@ def test_the_phone_page_says_how_to_play(phone: Any, server_url: str, lang: str)
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_offline_every_new_game_button_is_off_and_says_why(
+    phone: Any, server_url: str, lang: str, shot: Any
+) -> None:
+    """Issue 36: offline, a finished game offered "New game" (and "replay in calm mode"),
+    which only the server can make. Each is off and says why while offline, on again once
+    the connection is back: the end card's, the one under the board, the menu's."""
+    said = words(lang)
+    phone.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    pairs = PairsPage(phone.new_page(), touch=True)
+    page = pairs.page
+    page.goto("/")
+    game = page.request.post(
+        "/api/games", data={"game": "pairs", "params": {"size": "beginner", "mode": "calm"}}
+    ).json()
+    version, view = game["version"], game["view"]
+    while not view["over"]:
+        a, b = next_pair(view)
+        move = {"version": version, "move": {"type": "pair", "a": list(a), "b": list(b)}}
+        answer = page.request.post(f"/api/games/{game['id']}/moves", data=move)
+        assert answer.ok, answer.text()
+        version, view = answer.json()["version"], answer.json()["view"]
+    pairs.open(f"/g/{game['id']}")
+    final = page.locator("#pairs-final")
+    expect(final).to_be_visible()
+    new_game = final.locator('[data-action="new"]')
+    why = final.locator("[data-offline-note]")
+    expect(new_game).to_be_enabled()
+    expect(why).to_be_hidden()
+    phone.set_offline(True)
+    expect(page.locator("body")).to_have_attribute("data-connection", "offline")
+    expect(new_game).to_be_disabled()
+    expect(why).to_have_text(said["common.offline.new_game"])
+    shot(page, f"pairs-offline-final-{lang}-phone")
+    final.locator('[data-action="board"]').tap()
+    expect(final).to_be_hidden()
+    under = page.locator('.pairs-controls [data-action="new"]')
+    expect(under).to_be_visible()
+    expect(under).to_be_disabled()
+    expect(under).to_have_attribute("title", said["common.offline.new_game"])
+    page.locator('.pairs-controls [data-action="menu"]').tap()
+    menu = page.locator("#pairs-menu")
+    expect(menu.locator('[data-action="new"]')).to_be_disabled()
+    expect(menu.locator("[data-offline-note]")).to_have_text(said["common.offline.new_game"])
+    shot(page, f"pairs-offline-menu-{lang}-phone")
+    page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    phone.set_offline(False)
+    expect(page.locator("body")).to_have_attribute("data-connection", "online", timeout=15_000)
+    expect(under).to_be_enabled()
+    expect(under).not_to_have_attribute("title", said["common.offline.new_game"])
+    expect(menu.locator('[data-action="new"]')).to_be_enabled()
+    expect(menu.locator("[data-offline-note]")).to_be_hidden()
+    expect(new_game).to_be_enabled()
+    expect(why).to_be_hidden()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
 def test_a_wrong_number_says_so_and_opens_no_other_game(
     phone: Any, server_url: str, lang: str
 ) -> None:
