@@ -529,7 +529,8 @@ def test_shared_number_link_and_spectators(browser: Any, server_url: str, phone:
 
 
 @pytest.mark.parametrize(
-    ("viewport", "least"), [({"width": 844, "height": 390}, 45), ({"width": 390, "height": 844}, 54)]
+    ("viewport", "least"),
+    [({"width": 844, "height": 390}, 45), ({"width": 390, "height": 844}, 54)],
 )
 def test_tiles_are_as_large_as_the_phone_allows_and_a_tap_takes_the_drawn_cell(
     browser: Any, server_url: str, viewport: dict[str, int], least: int, shot: Any
