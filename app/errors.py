@@ -55,6 +55,7 @@ STATUS: dict[str, int] = {
     AppCode.NO_REMATCH: 409,
     AppCode.NOT_OVER: 409,
     AppCode.GAME_NOT_OVER: 409,  # a review of a game still running
+    AppCode.GAME_ABORTED: 409,  # a review of a game aborted before it began: nothing to review
     AppCode.NO_OFFER: 409,
     AppCode.TOO_MANY_WAITING: 409,
     AppCode.SEEK_PAIRED: 409,  # details.game_id: the game the seek became

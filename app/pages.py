@@ -21,6 +21,7 @@ from app.game_pages import GamePackages
 from app.i18n import LANGUAGES, Translator, negotiate
 from app.models import GameStatus
 from app.outage import is_outage
+from app.reviews import aborted
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 # The site's templates, then those a game packaged outside the repository brings.
@@ -225,12 +226,14 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
     # games/<game>.replay.html, extending replay.html; without one, replay.html's defaults.
     names = [f"games/{game.engine}.replay.html", "replay.html"]
     template = templates.env.select_template(names).name or "replay.html"
-    # A finished game of an engine that reviews games offers its review (static/js/review.js).
+    # A finished game of an engine that reviews games offers its review (static/js/review.js),
+    # unless it was aborted before it began: nothing to review.
     engines = request.app.state.services.catalog
     reviewable = (
         game.engine in engines
         and engines.engine(game.engine).reviewable
         and game.status == GameStatus.OVER
+        and not aborted(game)
     )
     return render(
         request,

@@ -42,6 +42,7 @@ from app.store import Store
 from app.wire import GameReview
 from app.workers import EngineWorkers
 from engines.core.errors import AppCode
+from engines.core.protocol import ABORTED
 
 log = logging.getLogger("app.reviews")
 
@@ -49,6 +50,13 @@ PENDING = GameReview(status="pending")
 NONE = GameReview(status="none")
 RETRY_AFTER_S = 5  # a review of a usual game takes a second or two, a big one ten
 STOP_WAIT_S = 1.0  # what a drain gives dropped reviews' tasks to end (they end at once)
+
+
+def aborted(game: Game) -> bool:
+    """Whether the game ended before it began (outcome reason ``aborted``: a seat drew no
+    first line in time). It has nothing to review: asking is 409 ``game_aborted``, and its
+    replay page offers no review."""
+    return (game.outcome or {}).get("reason") == ABORTED
 
 
 def _done(body: dict[str, Any]) -> GameReview:
@@ -77,6 +85,8 @@ class Reviews:
         game, engine = await self._reviewable(game_id, player_id)
         if game.status != GameStatus.OVER:
             raise AppError(AppCode.GAME_NOT_OVER, "a game is reviewed once it is over")
+        if aborted(game):
+            raise AppError(AppCode.GAME_ABORTED, "an aborted game has no line to review")
         if game.id in self.running:
             return PENDING
         stored = await self.store.review(game.id)

@@ -84,6 +84,7 @@ class AppCode(StrEnum):
     NO_REMATCH = "no_rematch"  # a rematch of a game without two players
     NOT_OVER = "not_over"  # a rematch of a game still running
     GAME_NOT_OVER = "game_not_over"  # a review of a game still running
+    GAME_ABORTED = "game_aborted"  # a review of a game aborted before it began
     NO_OFFER = "no_offer"  # accepting a rematch nobody offered
     TOO_MANY_WAITING = "too_many_waiting"  # too many open invitations of one player
     SEEK_PAIRED = "seek_paired"  # withdrawing a seek that became a game

@@ -1,13 +1,14 @@
 /**
  * lobby — the games list (availability and variants from /api/catalog), the daily cards,
- * open online games (/api/open, refreshed every 5 s while the page is visible), the
+ * open online games (/api/open, refreshed every 5 s while the page is visible and online;
+ * offline, the last list stays, under the site's banner, until the server is back), the
  * player's display name (/api/me), what the lobby remembers of the player
  * (lobby/remember.js: unfinished games, today's dailies done, the streak) and quick
  * pairing ("Play online now", lobby/seek.js).
  */
 
 import { api } from './core/api.js';
-import { watchConnection } from './core/connection.js';
+import { offline, watchConnection } from './core/connection.js';
 import { initNameForm } from './core/name-form.js';
 import { errorText as wordsFor } from './core/errors.js';
 import { fnv1a32 } from './core/daily.js';
@@ -104,6 +105,7 @@ const status = document.getElementById('open-status');
 const rows = new Map(); // game id → <li>
 let openTimer = 0;
 let openBusy = false;
+let openLoaded = false; // a list came once: offline, it stays as it was
 
 function ago(ms) {
   const seconds = Math.max(0, (Date.now() - ms) / 1000);
@@ -183,14 +185,19 @@ async function refreshOpen() {
   try {
     const data = await api('GET', '/api/open');
     renderOpen(data.games || []);
+    openLoaded = true;
   } catch (error) {
-    lost(error);
-    status.hidden = false;
-    status.classList.add('open-status--error');
-    status.textContent = t('lobby.open.error');
+    // Offline the banner says so, and the list it had stays: no error above it. It says it
+    // could not load only when there is no list to show, or the server refused.
+    if (!lost(error) || !openLoaded) {
+      status.hidden = false;
+      status.classList.add('open-status--error');
+      status.textContent = t('lobby.open.error');
+    }
   } finally {
     openBusy = false;
-    if (document.visibilityState === 'visible') openTimer = setTimeout(refreshOpen, OPEN_REFRESH_MS);
+    // offline, the connection watch reads everything again once the server is back
+    if (document.visibilityState === 'visible' && !offline()) openTimer = setTimeout(refreshOpen, OPEN_REFRESH_MS);
   }
 }
 

@@ -15,6 +15,7 @@ from sqlalchemy import delete
 from app.models import Review
 from app.workers import EngineWorkers
 from engines.triangles import ENGINE as TRIANGLES
+from engines.triangles.clock import FIRST_LINE_MS, LAG_MS
 from tests.api.test_replay_api import error, play, state_from_log
 from tests.conftest import FakeClock
 
@@ -85,6 +86,28 @@ def test_refusals(client: Any, alice_bob: Any, clock: FakeClock) -> None:
     assert error(alice.post(f"/api/games/{blocks['id']}/review")) == (404, "no_review")
     assert error(alice.get(f"/api/games/{blocks['id']}/review")) == (404, "no_review")
     assert error(alice.post("/api/games/nosuchgame0000/review")) == (404, "game_not_found")
+
+
+def test_an_aborted_game_has_nothing_to_review(
+    client: Any, alice_bob: Any, clock: FakeClock
+) -> None:
+    """A game aborted because its first mover drew no first line in time is over, but it
+    has no line to review: 409 ``game_aborted``, nothing started, and its replay page
+    offers no review."""
+    alice, bob = alice_bob
+    game = alice.new_game("triangles", params={"opponent": "online", "stars": 24, "clock": "1+1"})
+    assert bob.post(f"/api/games/{game['id']}/join").json()["status"] == "active"
+    clock.advance(FIRST_LINE_MS + LAG_MS)
+    client.portal.call(client.app.state.services.flags.sweep)
+    loaded = alice.get(f"/api/games/{game['id']}").json()
+    assert loaded["status"] == "over" and loaded["outcome"]["reason"] == "aborted"
+    url = f"/api/games/{game['id']}/review"
+    for player in (alice, bob):
+        assert error(player.post(url)) == (409, "game_aborted")
+    assert client.app.state.services.reviews.running == {}
+    assert alice.get(url).json() == {"status": "none"}  # nothing asked, nothing to ask
+    page = alice.get(f"/replay/{game['id']}")
+    assert page.status_code == 200 and 'id="review"' not in page.text
 
 
 def test_a_full_worker_queue_answers_busy_and_starts_nothing(

@@ -570,6 +570,105 @@ def test_translated(browser: Any, server_url: str, lang: str, shot: Any) -> None
         context.close()
 
 
+@pytest.mark.parametrize(("lang", "ruleset"), [("en", "classic10"), ("ru", "gravity8"),
+                                               ("fr", "shapes48")])
+def test_the_phone_page_says_how_to_play(
+    browser: Any, server_url: str, lang: str, ruleset: str, shot: Any
+) -> None:
+    """Issue 36: Pairs says how to play on the phone page, Blocks only in its menu. A new
+    board on a phone says it over the board in two short lines, the whole game still on a
+    390×844 screen and the board as wide as before; once a piece is placed the words go and
+    the board stays where it was. A desktop (its side panel has the rules) shows none."""
+    said = words(lang)
+    context = browser.new_context(base_url=server_url, locale=lang,
+                                  viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True, device_scale_factor=2)
+    try:
+        context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+        page, game_id, problems = open_game(context, f"/play/blocks/{ruleset}?new=1")
+        rules = page.locator("#blocks-rules")
+        expect(rules).to_be_visible()
+        expect(rules).to_have_text(said[f"games.blocks.help.short.{ruleset}"])
+        assert (rules.bounding_box() or {})["height"] <= 60  # three lines at most
+        board = page.locator("#blocks-board")
+        placed = board.bounding_box() or {}
+        assert placed["width"] >= 360, placed  # as wide as the screen allows (366 px)
+        assert placed["y"] + placed["height"] <= 844, "the board runs below the fold"
+        scroll = page.evaluate("document.documentElement.scrollHeight - innerHeight")
+        assert scroll <= 0, f"the phone page scrolls by {scroll}px"
+        shot(page, f"blocks-rules-{lang}-{ruleset}-phone")
+        view = game_json(page, game_id)["view"]
+        slot, piece, placement = choose(view)
+        before = version(page)
+        drag(page, slot, piece["cells"], placement["row"], placement["col"])
+        wait_version(page, before)
+        expect(rules).to_be_hidden()
+        assert board.bounding_box() == placed  # the board did not move under the finger
+        clean_console(page, problems)
+    finally:
+        context.close()
+    desk = browser.new_context(base_url=server_url, viewport={"width": 1280, "height": 800})
+    try:
+        page, _, _ = open_game(desk, f"/play/blocks/{ruleset}?new=1")
+        expect(page.locator("#blocks-rules")).to_be_hidden()
+        expect(page.locator("#blocks-side [data-help-ruleset]")).to_have_text(
+            words("en")[f"games.blocks.help.{ruleset}"])
+    finally:
+        desk.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_offline_every_new_game_button_is_off_and_says_why(
+    browser: Any, server_url: str, lang: str, shot: Any
+) -> None:
+    """Issue 36: offline, the end card offered "New game", which only the server can make.
+    Every new-game button of the page (the card's, the bar's under the board, the menu's) is
+    off and says why while offline, and on again once the connection is back."""
+    said = words(lang)
+    context = browser.new_context(base_url=server_url, locale=lang,
+                                  viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True, device_scale_factor=2)
+    try:
+        page, _, problems = open_game(context, "/play/blocks/classic10?new=1")
+        finish(page)
+        final = page.locator("#blocks-final")
+        new_game = final.locator('[data-action="new"]')
+        why = final.locator("[data-offline-note]")
+        expect(new_game).to_be_enabled()
+        expect(why).to_be_hidden()
+        context.set_offline(True)
+        expect(page.locator("body")).to_have_attribute("data-connection", "offline")
+        expect(new_game).to_be_disabled()
+        expect(why).to_be_visible()
+        expect(why).to_have_text(said["common.offline.new_game"])
+        shot(page, f"blocks-offline-final-{lang}-phone")
+        final.locator('[data-action="board"]').click()
+        again = page.locator("#blocks-again")
+        expect(again).to_be_visible()
+        expect(again).to_be_disabled()
+        expect(page.locator("#blocks-overbar [data-offline-note]")).to_have_text(
+            said["common.offline.new_game"])
+        shot(page, f"blocks-offline-over-{lang}-phone")
+        page.locator("#blocks-menu-btn").click()
+        menu = page.locator("#blocks-menu")
+        expect(menu.locator(".blocks-new-game")).to_be_disabled()
+        expect(menu.locator("[data-offline-note]")).to_have_text(said["common.offline.new_game"])
+        page.keyboard.press("Escape")
+        expect(menu).to_be_hidden()
+        context.set_offline(False)
+        expect(page.locator("body")).to_have_attribute("data-connection", "online",
+                                                        timeout=15_000)
+        expect(again).to_be_enabled()
+        expect(page.locator("#blocks-overbar [data-offline-note]")).to_be_hidden()
+        expect(menu.locator(".blocks-new-game")).to_be_enabled()
+        page.locator("#blocks-show-result").click()
+        expect(new_game).to_be_enabled()
+        expect(why).to_be_hidden()
+        clean_console(page, [p for p in problems if "ERR_INTERNET_DISCONNECTED" not in p])
+    finally:
+        context.close()
+
+
 def test_dark_theme_and_reduced_motion(desktop: Any, shot: Any) -> None:
     page = desktop.new_page()
     page.emulate_media(color_scheme="dark", reduced_motion="reduce")

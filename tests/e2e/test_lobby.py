@@ -190,6 +190,53 @@ def test_open_games_join_and_cancel(browser: Any, server_url: str, desktop: Any)
     expect(host.locator(".toast").last).to_have_text(words("en")["lobby.open.cancelled"])
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_offline_the_open_list_stays_under_the_banner_and_reads_again_when_back(
+    browser: Any, server_url: str, lang: str, shot: Any
+) -> None:
+    """Issue 36: a lobby that had loaded, gone offline, said "Couldn't load open games"
+    above the list it still showed. Offline it says so once (the site's banner), keeps the
+    last list, and reads it again once the connection is back."""
+    said = words(lang)
+    options = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    context = browser.new_context(base_url=server_url, locale=lang, **options)
+    other = browser.new_context(base_url=server_url)
+    try:
+        context.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+        page = context.new_page()
+        page.goto("/")
+        mine = page.request.post("/api/games", data={
+            "game": "triangles", "params": {"opponent": "online"}, "public": True})
+        assert mine.status == 201, mine.text()
+        row = page.locator(f'.open-item[data-id="{mine.json()["id"]}"]')
+        expect(row).to_be_visible(timeout=8000)  # the 5 s refresh picks it up
+        status = page.locator("#open-status")
+        context.set_offline(True)
+        body = page.locator("body")
+        expect(body).to_have_attribute("data-connection", "offline", timeout=15_000)
+        expect(page.locator("#connection-banner")).to_have_text(said["common.conn.lost.page"])
+        expect(row).to_be_visible()  # the last list stays
+        expect(status).not_to_have_text(said["lobby.open.error"])
+        expect(page.locator(".open-status--error")).to_have_count(0)
+        expect(page.locator("#catalog-error")).to_be_hidden()
+        row.scroll_into_view_if_needed()
+        shot(page, f"lobby-offline-{lang}-phone")
+        # While it is offline, someone posts a challenge: the page reads it once back.
+        other.new_page().goto("/")
+        theirs = other.request.post("/api/games", data={
+            "game": "triangles", "params": {"opponent": "online"}, "public": True})
+        assert theirs.status == 201, theirs.text()
+        context.set_offline(False)
+        expect(body).to_have_attribute("data-connection", "online", timeout=15_000)
+        expect(page.locator("#connection-banner")).to_be_hidden()
+        expect(page.locator(f'.open-item[data-id="{theirs.json()["id"]}"]')).to_be_visible()
+        expect(row).to_be_visible()
+        expect(status).not_to_have_text(said["lobby.open.error"])
+    finally:
+        other.close()
+        context.close()
+
+
 def test_not_found_page(phone: Any, shot: Any) -> None:
     page = phone.new_page()
     response = page.goto("/play/no-such-game")

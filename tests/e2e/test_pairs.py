@@ -3,7 +3,7 @@
 The whole-board tests play by real taps (phone) and clicks (desktop) on the canvas: the
 test reads the game's view from the API (the same cookie as the page), finds a removable
 pair with the engine, and taps the two tiles where the page drew them (the board's
-``data-geometry``: x0 y0 cell-width cell-height rows cols). Screenshots go to
+``data-geometry``: x0 y0 cell-width cell-height rows cols transposed). Screenshots go to
 artifacts/screenshots/pairs-*.png.
 """
 
@@ -98,10 +98,14 @@ class PairsPage:
         return response.json()["view"]  # type: ignore[no-any-return]
 
     def point(self, cell: Cell) -> tuple[float, float]:
+        """Where the page drew the cell: a board drawn transposed (a wide box) has the
+        cell's row as its column on screen."""
         board = self.page.locator("#pairs-board")
         box = board.bounding_box()
-        x0, y0, cw, ch, _, _ = map(float, (board.get_attribute("data-geometry") or "").split())
-        return box["x"] + x0 + (cell[1] + 0.5) * cw, box["y"] + y0 + (cell[0] + 0.5) * ch
+        x0, y0, cw, ch, _, _, transposed = map(
+            float, (board.get_attribute("data-geometry") or "").split())
+        row, col = (cell[1], cell[0]) if transposed else cell
+        return box["x"] + x0 + (col + 0.5) * cw, box["y"] + y0 + (row + 0.5) * ch
 
     def tap_at(self, x: float, y: float) -> None:
         if self.touch:
@@ -524,6 +528,48 @@ def test_shared_number_link_and_spectators(browser: Any, server_url: str, phone:
     )
 
 
+@pytest.mark.parametrize(
+    ("viewport", "least"),
+    [({"width": 844, "height": 390}, 45), ({"width": 390, "height": 844}, 54)],
+)
+def test_tiles_are_as_large_as_the_phone_allows_and_a_tap_takes_the_drawn_cell(
+    browser: Any, server_url: str, viewport: dict[str, int], least: int, shot: Any
+) -> None:
+    """Issue 36: held sideways (844×390) the classic board's tiles were 35×37 px, upright
+    54×57. Sideways the board is drawn across (its rows as columns) and its tiles are at
+    least 45 px wide; a tap on a drawn tile picks the cell the server knows: the pair
+    tapped is the pair removed."""
+    context = browser.new_context(base_url=server_url, viewport=viewport, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2, locale="en-US")
+    try:
+        pairs = PairsPage(context.new_page(), touch=True)
+        pairs.open("/play/pairs/00004242-b")  # a classic board: 8 rows of 6
+        board = pairs.page.locator("#pairs-board")
+        x0, y0, cw, ch, rows, cols, transposed = map(
+            float, (board.get_attribute("data-geometry") or "").split())
+        assert (rows, cols) == (8, 6)
+        assert cw >= least and ch >= least, (cw, ch)
+        assert transposed == (viewport["width"] > viewport["height"])
+        box = board.bounding_box() or {}
+        drawn_w, drawn_h = (rows * cw, cols * ch) if transposed else (cols * cw, rows * ch)
+        assert box["x"] + x0 >= 0 and box["x"] + x0 + drawn_w <= viewport["width"]
+        assert box["y"] + y0 >= 0 and box["y"] + y0 + drawn_h <= viewport["height"], (
+            "the board runs off the screen")
+        pairs.skip_deal()
+        view = pairs.view()
+        a, b = next_pair(view)
+        pairs.remove(a, b)
+        after = pairs.view()
+        assert after["tiles"][a[0]][a[1]] is None and after["tiles"][b[0]][b[1]] is None
+        gone = [(r, c) for r, row in enumerate(after["tiles"]) for c, tile in enumerate(row)
+                if tile is None]
+        assert sorted(gone) == sorted([a, b])
+        shot(pairs.page, f"pairs-tiles-{viewport['width']}x{viewport['height']}")
+        pairs.assert_clean()
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "ru", "fr"])
 def test_the_phone_page_says_how_to_play(phone: Any, server_url: str, lang: str) -> None:
     """Issue 36 (8): no rules on the phone page, a tap on another picture moved the
@@ -550,6 +596,63 @@ def test_the_phone_page_says_how_to_play(phone: Any, server_url: str, lang: str)
     for key in ("pair", "other", "costs", "score"):
         expect(help_box).to_contain_text(said[f"games.pairs.help.{key}"])
     assert "−2" in said["games.pairs.help.costs"] and "−5" in said["games.pairs.help.costs"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fr"])
+def test_offline_every_new_game_button_is_off_and_says_why(
+    phone: Any, server_url: str, lang: str, shot: Any
+) -> None:
+    """Issue 36: offline, a finished game offered "New game" (and "replay in calm mode"),
+    which only the server can make. Each is off and says why while offline, on again once
+    the connection is back: the end card's, the one under the board, the menu's."""
+    said = words(lang)
+    phone.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
+    pairs = PairsPage(phone.new_page(), touch=True)
+    page = pairs.page
+    page.goto("/")
+    game = page.request.post(
+        "/api/games", data={"game": "pairs", "params": {"size": "beginner", "mode": "calm"}}
+    ).json()
+    version, view = game["version"], game["view"]
+    while not view["over"]:
+        a, b = next_pair(view)
+        move = {"version": version, "move": {"type": "pair", "a": list(a), "b": list(b)}}
+        answer = page.request.post(f"/api/games/{game['id']}/moves", data=move)
+        assert answer.ok, answer.text()
+        version, view = answer.json()["version"], answer.json()["view"]
+    pairs.open(f"/g/{game['id']}")
+    final = page.locator("#pairs-final")
+    expect(final).to_be_visible()
+    new_game = final.locator('[data-action="new"]')
+    why = final.locator("[data-offline-note]")
+    expect(new_game).to_be_enabled()
+    expect(why).to_be_hidden()
+    phone.set_offline(True)
+    expect(page.locator("body")).to_have_attribute("data-connection", "offline")
+    expect(new_game).to_be_disabled()
+    expect(why).to_have_text(said["common.offline.new_game"])
+    shot(page, f"pairs-offline-final-{lang}-phone")
+    final.locator('[data-action="board"]').tap()
+    expect(final).to_be_hidden()
+    under = page.locator('.pairs-controls [data-action="new"]')
+    expect(under).to_be_visible()
+    expect(under).to_be_disabled()
+    expect(under).to_have_attribute("title", said["common.offline.new_game"])
+    page.locator('.pairs-controls [data-action="menu"]').tap()
+    menu = page.locator("#pairs-menu")
+    expect(menu.locator('[data-action="new"]')).to_be_disabled()
+    expect(menu.locator("[data-offline-note]")).to_have_text(said["common.offline.new_game"])
+    shot(page, f"pairs-offline-menu-{lang}-phone")
+    page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    phone.set_offline(False)
+    expect(page.locator("body")).to_have_attribute("data-connection", "online", timeout=15_000)
+    expect(under).to_be_enabled()
+    expect(under).not_to_have_attribute("title", said["common.offline.new_game"])
+    expect(menu.locator('[data-action="new"]')).to_be_enabled()
+    expect(menu.locator("[data-offline-note]")).to_be_hidden()
+    expect(new_game).to_be_enabled()
+    expect(why).to_be_hidden()
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "fr"])

@@ -240,16 +240,19 @@ def test_the_pairs_end_card_fits_a_phone_held_sideways(
 def test_pairs_tiles_are_bigger_on_a_phone_held_sideways(browser: Any, server_url: str) -> None:
     """Issue 36 (8): sideways, the tiles were sized for a 9-row board whatever the board
     (31×33 px for the classic 8 rows): a short box sizes them by the board's own rows, and
-    the whole board still fits the screen."""
+    draws the board across (rows as columns: 47×50 px), and the whole board still fits the
+    screen (test_pairs.py taps a drawn tile)."""
     context = context_for(browser, server_url, LANDSCAPE, "en")
     try:
         page = context.new_page()
         page.goto("/play/pairs")
         board = page.locator("#pairs-board")
         expect(page.locator("#pairs")).to_have_attribute("data-state", re.compile("playing"))
-        x0, y0, cw, ch, rows, _ = map(float, (board.get_attribute("data-geometry") or "").split())
-        assert rows == 8 and cw >= 35 and ch >= 37, (cw, ch)
+        x0, y0, cw, ch, rows, cols, across = map(
+            float, (board.get_attribute("data-geometry") or "").split())
+        assert rows == 8 and across == 1 and cw >= 45 and ch >= 47, (cw, ch)
         box = board.bounding_box() or {}
-        assert box["y"] + y0 + rows * ch <= LANDSCAPE["height"], "the board runs off the screen"
+        assert box["y"] + y0 + cols * ch <= LANDSCAPE["height"], "the board runs off the screen"
+        assert box["x"] + x0 + rows * cw <= LANDSCAPE["width"], "the board runs off the screen"
     finally:
         context.close()

@@ -227,6 +227,11 @@ def test_a_silent_first_mover_aborts_and_both_end_cards_say_so(
                 expect(chip(page, seat).locator("[data-clock]")).to_have_attribute(
                     "data-left-ms", "60000"
                 )
+            # nothing to review: no "Review" (the server refuses one: tests/api)
+            actions = page.locator("#tri-final-actions")
+            expect(actions.locator('[data-action="review"]')).to_have_count(0)
+            expect(actions).not_to_contain_text(EN["games.triangles.review.open"])
+        expect(bob.locator('#tri-final [data-action="new"]')).to_be_visible()  # the way on
         shot(alice, "triangles-aborted-phone")
         shot(bob, "triangles-aborted-desktop")
         assert alice_problems == [] and bob_problems == []

@@ -3,7 +3,11 @@
  * ("online" | "offline", a hook tests and styles wait on) and, while offline, a banner in
  * the flow under the header whose height the game stages give up (--offline-h), so it
  * covers no control. core/session.js decides the state of a game page; watchConnection
- * does it for the pages that only read data (the lobby, /me).
+ * does it for the pages that only read data (the lobby, /me). While offline, the actions
+ * only the server can carry out (a new game: the server makes every game) are off and say
+ * why: a button marked data-needs-server is disabled (its title the catalog's reason), and
+ * a note marked data-offline-note beside it (common.offline.new_game) shows, while a
+ * button of its parent shows; back online both return.
  *
  *   setConnection(state, text?)  text: the banner's words (a game page's by default)
  *   const lost = watchConnection(reload)
@@ -11,6 +15,9 @@
  *                                the page is offline (the banner) until the server answers
  *                                again (asked every 5 s and when the browser is back online),
  *                                then reload() runs; false for any other error (the page words it)
+ *   offline() → bool             whether the page is offline now
+ *   syncServerActions(root)      the state applied to root's marked buttons and notes (setConnection
+ *                                does it for the document; a page calls it for what it shows later)
  */
 
 import { api } from './api.js';
@@ -21,8 +28,26 @@ const PROBE_MS = 5000; // how often a reading page asks whether the server is ba
 
 let bannerSize = null; // keeps --offline-h at the banner's height
 
+export function offline() {
+  return document.body.dataset.connection === 'offline';
+}
+
+export function syncServerActions(root = document) {
+  const off = offline();
+  for (const button of root.querySelectorAll('[data-needs-server]')) {
+    button.disabled = off;
+    if (off) button.title = t('common.offline.new_game');
+    else button.removeAttribute('title');
+  }
+  for (const note of root.querySelectorAll('[data-offline-note]')) {
+    const shown = [...(note.parentElement?.querySelectorAll('[data-needs-server]') ?? [])].some((b) => !b.hidden);
+    note.hidden = !off || !shown;
+  }
+}
+
 export function setConnection(state, text = t('common.conn.lost')) {
   document.body.dataset.connection = state;
+  syncServerActions();
   let banner = document.getElementById('connection-banner');
   if (state === 'online') {
     bannerSize?.disconnect();

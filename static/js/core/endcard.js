@@ -10,9 +10,11 @@
  *   card.show({primary?, hide?: [actions]}) → Promise (resolves when closed); `primary` names
  *                       the game's action that takes the primary look (else "new")
  *   card.close(), card.open
- * Labels come from the template (catalog); the game fills the card's body itself.
+ * Labels come from the template (catalog); the game fills the card's body itself. Offline,
+ * "new" (and any action marked data-needs-server) is off and a note says why (core/connection.js).
  */
 
+import { syncServerActions } from './connection.js';
 import { closeDialog, copyLink, openDialog, shareLink } from './ui.js';
 
 export class EndCard {
@@ -66,6 +68,7 @@ export class EndCard {
         button.classList.toggle('btn-outline', action !== primary);
       }
     }
+    syncServerActions(this.dialog); // offline: "new" off, and the note says why
     if (this.dialog.open) return Promise.resolve('');
     const closed = openDialog(this.dialog);
     this.handlers.onToggle?.(true);

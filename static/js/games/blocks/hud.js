@@ -8,10 +8,12 @@
  *   const hud = new Hud(session); hud.catalog = the blocks entry of /api/catalog
  *   hud.titles()  hud.render({records, finalOpen})  hud.setScore(animated)
  *   hud.notice(text, kind?, hold?)  hud.hideNotice()  hud.announce(text)
+ *   hud.rules(fresh)                 the short rules over the board of a new game (phones)
  *   hud.effects(events, before)   points, lines, combo, "board cleared" over the board
  *   hud.clock()                   draws the chrono; → true when it reached zero
  */
 
+import { syncServerActions } from '../../core/connection.js';
 import { formatNumber, lang, plural, t } from '../../core/i18n.js';
 import { animate, announce, easeOut, el, formatTime, reducedMotion } from '../../core/ui.js';
 import { modesOf } from './menu.js';
@@ -69,6 +71,7 @@ export class Hud {
     this.side(record);
     if (view.stuck && !view.over && !session.spectator) this.notice(t('games.blocks.stuck'), 'warn', 'stuck');
     else if ($('blocks-notice').classList.contains('blocks-notice--stuck')) this.hideNotice();
+    if (session.version > 0 || view.over) $('blocks-rules').classList.add('is-done'); // played: known
   }
 
   controls(finalOpen) {
@@ -89,6 +92,7 @@ export class Hud {
     const again = $('blocks-again');
     again.hidden = Boolean(session.daily) && mine;
     again.textContent = mine ? t('games.blocks.play_again') : t('games.blocks.play_this');
+    syncServerActions($('blocks-overbar')); // offline: off, and its note shows while it does
   }
 
   side(record) {
@@ -129,6 +133,16 @@ export class Hud {
       if (run !== this.scoreRun) return;
       node.textContent = formatNumber(Math.round(from + (target - from) * easeOut(x)));
     });
+  }
+
+  /** How to play, over the board of a new game on a touch screen (a phone's page has no
+   *  side panel with the rules), until the first piece is placed: then its line keeps its
+   *  room, empty, so the board does not move under the finger (render). */
+  rules(fresh) {
+    const line = $('blocks-rules');
+    line.hidden = !fresh;
+    line.classList.remove('is-done');
+    if (fresh) line.textContent = t(`games.blocks.help.short.${this.session.view.ruleset}`);
   }
 
   // A notice in the controls row (never over the board); `hold`: stays until replaced

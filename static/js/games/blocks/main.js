@@ -36,7 +36,6 @@ const page = new GamePage('blocks', {
   opened,
   adopt,
   failed,
-  connection: (state) => menu.setOffline(state === 'offline'),
   notice: (text, kind) => hud.notice(text, kind),
   slot: () => start.slot(session.view),
   address: () => (page.config.daily ? null : `/g/${encodeURIComponent(session.id)}`),
@@ -88,6 +87,7 @@ function opened(how) {
   menu.setOptions({ catalog, ruleset: view.ruleset, mode: view.mode, rotation: view.rotation, daily: Boolean(session.daily) });
   menu.setNumber(t('games.blocks.number_line', { number: session.number }));
   hud.titles();
+  hud.rules(!view.over && !session.spectator && session.version === 0 && matchMedia('(pointer: coarse)').matches);
   if (how === 'resume') hud.notice(t('games.blocks.resumed'), 'info');
   if (session.spectator) hud.notice(t('games.blocks.watching'), 'info');
   render();

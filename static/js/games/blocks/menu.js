@@ -8,10 +8,10 @@
  *   menu.setOptions({catalog, ruleset, mode, rotation, daily})   (re)builds both option forms
  *   menu.show() / menu.close() / menu.open          (core/menu.js GameMenu)
  *   menu.setNumber(text)                                the menu's "Board #…" line
- *   menu.setOffline(offline)                            "New game" off while the server is away
  *   renderHonour(root, honour | null, gameId)           fills every [data-honour-box] in root
  */
 
+import { offline } from '../../core/connection.js';
 import { formatNumber, has, t } from '../../core/i18n.js';
 import { GameMenu } from '../../core/menu.js';
 import { el, formatTime } from '../../core/ui.js';
@@ -43,7 +43,6 @@ export class Menu extends GameMenu {
     this.handlers = handlers;
     this.choice = { ruleset: 'classic10', mode: 'classic', rotation: false };
     this.uid = 0;
-    this.offline = false;
     for (const root of [dialog, side]) {
       root.querySelector('[data-action="copy"]')?.addEventListener('click', () => handlers.onCopy());
       root.querySelector('[data-action="share"]')?.addEventListener('click', () => handlers.onShare());
@@ -53,13 +52,6 @@ export class Menu extends GameMenu {
   setNumber(text) {
     const line = this.dialog.querySelector('[data-number-line]');
     if (line) line.textContent = text;
-  }
-
-  setOffline(offline) {
-    this.offline = offline;
-    for (const root of [this.dialog, this.side]) {
-      for (const button of root.querySelectorAll('.blocks-new-game')) button.disabled = offline;
-    }
   }
 
   setOptions({ catalog, ruleset, mode, rotation, daily }) {
@@ -155,7 +147,9 @@ export class Menu extends GameMenu {
       {
         type: 'button',
         class: 'btn btn-primary btn-block blocks-new-game',
-        disabled: this.offline, // a new game is made by the server
+        dataset: { needsServer: '' }, // a new game is made by the server: off while offline
+        disabled: offline(),
+        title: offline() ? t('common.offline.new_game') : null,
         on: {
           click: () => {
             this.close();
@@ -164,7 +158,7 @@ export class Menu extends GameMenu {
         },
       },
       t('games.blocks.new_game'),
-    ));
+    ), el('p', { class: 'field-hint blocks-new-offline', dataset: { offlineNote: '' }, hidden: !offline() }, t('common.offline.new_game')));
     return form;
   }
 }

@@ -19,18 +19,21 @@
  *   board.reshuffle(fromRows, toRows, delayMs)      tiles flip to their new pictures
  *   board.popup(text, cells, sub?)       floating points over a removed pair
  *   board.cellAt(x, y)                   [row, col] under a point (CSS px in the container), or null
+ *   board.shownAt(cell)                  [row, col] where the cell is drawn (the board may be drawn
+ *                                        transposed in a wide box: geometry.js)
  *
  * The board owns the state and the animation loop; deal.js runs the opening, and plain
  * functions draw: geometry.js (layout), tiles.js (tile bitmaps and poses), overlays.js
  * (rings, hint, cursor, popup) and removal.js (a removed pair's path and shards).
- * The container's data-geometry holds "x0 y0 cellWidth cellHeight rows cols" and its
+ * The container's data-geometry holds "x0 y0 cellWidth cellHeight rows cols transposed" (a
+ * cell [r, c] is drawn at column c, row r, or at column r, row c when transposed is 1) and its
  * data-animating "true" while the animation loop runs (both for tests).
  */
 
 import { createBoardCanvas } from '../../core/canvas.js';
 import { onPointer } from '../../core/pointer.js';
 import { easeOut, reducedMotion } from '../../core/ui.js';
-import { boardLayout, cellUnder, pathPoint } from './geometry.js';
+import { boardLayout, cellUnder, cellXY, drawnCells, pathPoint, shownAt } from './geometry.js';
 import { clamp01, drawCursor, drawHint, drawPopup, drawRing, drawTwins, HINT_PULSE_MS, same } from './overlays.js';
 import { Deal } from './deal.js';
 import { drawRemoval } from './removal.js';
@@ -225,13 +228,21 @@ export class Board {
     }
     const g = boardLayout(width, height, this.rows || 6, this.cols || 6);
     this.geo = g;
-    this.container.dataset.geometry = [g.x0, g.y0, g.cw, g.ch, g.rows, g.cols].join(' ');
+    this.container.dataset.geometry = [g.x0, g.y0, g.cw, g.ch, g.rows, g.cols, g.transposed ? 1 : 0].join(' ');
     return g;
   }
 
   cellAt(x, y) {
     if (!this.rows) return null;
     return cellUnder(this.layout(), x, y);
+  }
+
+  shownAt(cell) {
+    return shownAt(this.layout(), cell);
+  }
+
+  get transposed() {
+    return Boolean(this.rows && this.layout().transposed);
   }
 
   /** The centre of a path point (board cells, or the frame ring at -1 / rows / cols). */
@@ -287,12 +298,11 @@ export class Board {
     const flip = this.effects.find((e) => e.kind === 'flip');
     const shakes = this.effects.filter((e) => e.kind === 'shake' && e.start <= t);
 
-    // Tiles; the selected one last, so its lift and shadow sit above its neighbours.
-    for (let r = 0; r < g.rows; r += 1) {
-      for (let c = 0; c < g.cols; c += 1) {
-        if (this.picked().some((cell) => same(cell, [r, c]))) continue;
-        this.drawCell(ctx, g, r, c, t, flip, shakes);
-      }
+    // Tiles, screen row by screen row; the selected one last, so its lift and shadow sit
+    // above its neighbours.
+    for (const [r, c] of drawnCells(g)) {
+      if (this.picked().some((cell) => same(cell, [r, c]))) continue;
+      this.drawCell(ctx, g, r, c, t, flip, shakes);
     }
     if (this.twins && this.selected) {
       const picture = this.tileAt(this.selected);
@@ -345,8 +355,7 @@ export class Board {
       }
     }
     if (picture === null || picture === undefined) return;
-    let x = g.x0 + c * g.cw;
-    let y = g.y0 + r * g.ch;
+    let [x, y] = cellXY(g, [r, c]);
     for (const shake of shakes) {
       if (shake.cells.some((cell) => same(cell, [r, c]))) {
         const p = clamp01((t - shake.start) / SHAKE_MS);

@@ -15,7 +15,8 @@ import { pictureName } from './pictures.js';
 
 export function describeCell(board, cell) {
   const picture = board.tileAt(cell);
-  const where = t('games.pairs.cell', { row: cell[0] + 1, col: cell[1] + 1 });
+  const [row, col] = board.shownAt(cell); // as drawn (a wide box may draw the board transposed)
+  const where = t('games.pairs.cell', { row: row + 1, col: col + 1 });
   return picture === null ? `${where}: ${t('games.pairs.cell.empty')}` : `${where}: ${t(`games.pairs.picture.${pictureName(picture)}`)}`;
 }
 

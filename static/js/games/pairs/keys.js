@@ -43,7 +43,8 @@ export function attachKeys(boardBox, board, ctx) {
       event.preventDefault();
       if (!view) return;
       if (board.dealing) board.skipDeal();
-      const [dr, dc] = ARROWS[key];
+      // the arrows go where they point on screen: a board drawn transposed swaps them
+      const [dr, dc] = board.transposed ? [...ARROWS[key]].reverse() : ARROWS[key];
       if (!cursor) cursor = ctx.selected() ? [...ctx.selected()] : firstTile();
       else cursor = [Math.max(0, Math.min(view.rows - 1, cursor[0] + dr)), Math.max(0, Math.min(view.cols - 1, cursor[1] + dc))];
       keyboardMode = true;

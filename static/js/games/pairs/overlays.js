@@ -4,12 +4,13 @@
  * cell, colour and centre they draw, so nothing here reads the board's state; nothing here
  * knows a rule either.
  *
- *   g      the board's layout (geometry.js): x0, y0, cw, ch, rows, cols
+ *   g      the board's layout (geometry.js): x0, y0, cw, ch, rows, cols, transposed
  *   box    the tile's box (tiles.js tileBox): inset, depth, w, h, radius
  *   colors the palette (palette.js)
  */
 
 import { easeOut, reducedMotion } from '../../core/ui.js';
+import { cellXY } from './geometry.js';
 
 export const HINT_PULSE_MS = 2400;
 
@@ -22,8 +23,9 @@ export function rounded(ctx, x, y, w, h, r) {
 }
 
 /** A tile's rectangle [x, y, w, h], `grow` px bigger on every side. */
-export function cellRect(g, box, [r, c], grow = 0) {
-  return [g.x0 + c * g.cw + box.inset - grow, g.y0 + r * g.ch + box.inset - grow, box.w + 2 * grow, box.h + 2 * grow];
+export function cellRect(g, box, cell, grow = 0) {
+  const [x, y] = cellXY(g, cell);
+  return [x + box.inset - grow, y + box.inset - grow, box.w + 2 * grow, box.h + 2 * grow];
 }
 
 export function drawRing(ctx, g, box, cell, color, alpha, width) {

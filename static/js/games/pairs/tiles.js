@@ -16,6 +16,7 @@
  *                                   (x, y: the cell's top left corner)
  */
 
+import { cellXY, drawnCells } from './geometry.js';
 import { clamp01, rounded } from './overlays.js';
 import { pairsPalette } from './palette.js';
 import { drawPicture } from './pictures.js';
@@ -39,11 +40,10 @@ export function drawSlots(ctx, g, box, colors) {
   ctx.fillStyle = colors.board;
   ctx.fill();
   ctx.fillStyle = colors.slot;
-  for (let r = 0; r < g.rows; r += 1) {
-    for (let c = 0; c < g.cols; c += 1) {
-      rounded(ctx, g.x0 + c * g.cw + box.inset, g.y0 + r * g.ch + box.inset + box.depth, box.w, box.faceH, box.radius);
-      ctx.fill();
-    }
+  for (const cell of drawnCells(g)) {
+    const [x, y] = cellXY(g, cell);
+    rounded(ctx, x + box.inset, y + box.inset + box.depth, box.w, box.faceH, box.radius);
+    ctx.fill();
   }
 }
 

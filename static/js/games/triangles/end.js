@@ -1,8 +1,8 @@
 /**
  * end — the words of the Triangles end card: who won and why, the tally against this
  * computer level, the rematch offer in online games. The actions are the shared ones
- * (core/endcard.js) and, outside online games, "play again"; always "review" (the replay
- * page, which asks for the review of the game).
+ * (core/endcard.js) and, outside online games, "play again"; "review" (the replay page,
+ * which asks for the review of the game) unless the game was aborted: no line to review.
  */
 
 import { plural, t } from '../../core/i18n.js';
@@ -86,7 +86,9 @@ export function finalModel() {
   if (m === 'online') stats = ratingChange();
   // the game's own action before the shared ones: play again (not online: a rematch there)
   const actions = m === 'online' ? [] : [{ label: t('common.play_again'), action: 'again', primary: true }];
-  actions.push({ label: t('games.triangles.review.open'), action: 'review' }); // every line marked, on the replay page
+  if (view.result !== 'aborted') { // every line marked, on the replay page (an aborted game has none)
+    actions.push({ label: t('games.triangles.review.open'), action: 'review' });
+  }
   return {
     title,
     sub: reasonText(),
