@@ -91,7 +91,7 @@ class Slot:
             message = await online.next_move(opponent, version + 1)
             latencies.append(time.perf_counter() - sent)
             version, turn = message["version"], message["view"]["turn"]
-            await online.next_move(mover, version)  # its own echo, as a page waits for it
+            await online.next_of(mover, "result")  # its own move's result, as a page waits
             if message["view"]["over"]:
                 return
 

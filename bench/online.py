@@ -13,7 +13,7 @@ With ``--hard-games N``, N games against the hard computer on 180-star boards ke
 server's worker pool busy while the matches play (their human side answers at once).
 
 With ``--think 0`` the loop is closed: the player who receives a line sends the next one
-at once, without waiting for the echo of the last line to its mover (as the
+at once, without waiting for the result of the last line at its mover (as the
 boardgame.io harness plays, bench/peer.py); only one line per match is ever in flight.
 
 The lines are chosen before the clock starts (the engine's easy computer player, replayed
@@ -102,7 +102,7 @@ class Match:
     ) -> int:
         """Alternate the planned lines; return how many moves were made. With ``think``
         0 the next line leaves as soon as the opponent has the last one (closed loop);
-        else the mover also waits for its own echo, then thinks. ``sends``, if given,
+        else the mover also waits for its own move's result, then thinks. ``sends``, if given,
         gets each line's send time (perf_counter), in step with ``latencies``."""
         version = 0
         turn = 0
@@ -113,14 +113,14 @@ class Match:
             mover, opponent = self.sockets[turn], self.sockets[1 - turn]
             sent = time.perf_counter()
             await mover.send(json.dumps({"type": "move", "version": version, "move": line}))
-            # the opponent may still hold the echo of its own last line: skip it
+            # the opponent may still hold the result of its own last line: skipped
             message = await next_move(opponent, version + 1)
             latencies.append(time.perf_counter() - sent)
             if sends is not None:
                 sends.append(sent)
             version, turn = message["version"], message["view"]["turn"]
             if think:
-                await next_move(mover, version)
+                await next_of(mover, "result")
             if message["view"]["over"]:
                 break
         return version
