@@ -1,5 +1,7 @@
-"""Schemathesis over the app's own OpenAPI schema: every generated request gets an answer
-the schema describes (status code, content type and body), and none gets a 5xx.
+"""Schemathesis over the app's own OpenAPI schema: every request valid by the schema gets
+an answer the schema describes (status code, content type, body, headers, and a 405's
+``Allow``), every request the schema calls invalid is refused with a 4xx, and none gets
+a 5xx.
 
 Cases are drawn from each operation's strategy directly with Hypothesis (schemathesis's
 pytest plugin does not load under this pytest version)."""
@@ -8,11 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
+    allow_header_conformance,
     content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -24,18 +31,30 @@ CHECKS = [
     status_code_conformance,
     content_type_conformance,
     response_schema_conformance,
+    response_headers_conformance,
+    allow_header_conformance,
 ]
+# Requests the schema calls invalid: each refused with a 4xx (never accepted, never a 5xx).
+NEGATIVE_CHECKS = [not_a_server_error, negative_data_rejection]
 
 
-def test_every_answer_is_in_the_schema(make_client: Any) -> None:
+@pytest.mark.parametrize(
+    ("mode", "checks"),
+    [(GenerationMode.POSITIVE, CHECKS), (GenerationMode.NEGATIVE, NEGATIVE_CHECKS)],
+    ids=["valid", "invalid"],
+)
+def test_every_answer_is_in_the_schema(
+    make_client: Any, mode: GenerationMode, checks: list[Any]
+) -> None:
     client = make_client()  # the real engines
     schema = schemathesis.openapi.from_asgi("/openapi.json", client.app)
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 13
     failures: list[str] = []
+    tried: list[str] = []
     for operation in operations:
 
-        @given(case=operation.as_strategy())
+        @given(case=operation.as_strategy(generation_mode=mode))
         @settings(
             max_examples=examples(25),
             deadline=None,
@@ -43,9 +62,10 @@ def test_every_answer_is_in_the_schema(make_client: Any) -> None:
             database=None,
         )
         def check(case: Any) -> None:
+            tried.append(case.method)
             response = case.call()
             try:
-                case.validate_response(response, checks=CHECKS)
+                case.validate_response(response, checks=checks)
             except Exception as failure:
                 failures.append(f"{case.method} {case.formatted_path}: {failure}"[:2000])
                 raise
@@ -55,6 +75,7 @@ def test_every_answer_is_in_the_schema(make_client: Any) -> None:
         except Exception:  # recorded above; go on with the other operations
             pass
     assert failures == []
+    assert len(tried) >= 5 * len(operations), len(tried)  # cases were made and sent
 
 
 def test_the_schema_names_every_error_code_of_a_move(make_client: Any) -> None:
