@@ -43,7 +43,12 @@ class Resync:
 
 
 RESYNC = Resync()
-Watch = asyncio.Queue[HubMessage | Resync | None]  # None: the hub dropped this watcher
+class Watch(asyncio.Queue[HubMessage | Resync | None]):  # None: the hub dropped this watcher
+    """A watcher's queue. A seated player's (``seated``, set by its socket once it knows)
+    is delivered to before the spectators': a game watched by hundreds still reaches its
+    players first."""
+
+    seated = False
 
 
 class HubUnavailable(Exception):
@@ -87,7 +92,10 @@ class Subscribers:
             self.deliver(game_id, message)
 
     def deliver(self, game_id: str, message: HubMessage | Resync) -> None:
-        for queue in list(self.queues.get(game_id, ())):
+        watchers = self.queues.get(game_id, ())
+        players = [queue for queue in watchers if queue.seated]
+        spectators = [queue for queue in watchers if not queue.seated]
+        for queue in players + spectators:  # each woken in this order
             try:
                 queue.put_nowait(message)
             except asyncio.QueueFull:
@@ -101,7 +109,7 @@ class Subscribers:
         queue.put_nowait(None)
 
     def add(self, game_id: str) -> tuple[Watch, bool]:
-        queue: Watch = asyncio.Queue(QUEUE_LIMIT)
+        queue = Watch(QUEUE_LIMIT)
         first = not self.queues[game_id]
         self.queues[game_id].add(queue)
         return queue, first

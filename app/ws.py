@@ -129,6 +129,7 @@ class Connection:
         self.seat_count = 0
         self.no_move_in_flight = asyncio.Event()  # cleared while this socket's move is played
         self.no_move_in_flight.set()
+        self.queue: Watch | None = None  # the hub's queue for this socket, once watching
 
     async def send(self, frame: BaseModel) -> None:
         await self.send_text(frame.model_dump_json())
@@ -148,6 +149,8 @@ class Connection:
         state = StateFrame(**dict(loaded))
         newly_seated = bool(state.seats) and not self.seats
         self.seats = state.seats
+        if self.queue is not None:  # a player's frames go out before the spectators'
+            self.queue.seated = bool(state.seats)
         self.seat_count = len(state.players)  # one entry per seat
         self.view_key = str(state.seats[0]) if state.seats else "public"
         if since is not None and 0 <= since < state.version:
@@ -354,6 +357,7 @@ async def serve(ws: WebSocket, svc: Services, game_id: str, since: int | None, h
 async def follow(ws: WebSocket, connection: Connection, queue: Watch, since: int | None) -> None:
     """Send the state, then read the client and forward the hub until either side ends
     (anyio's task group cancels the other one cleanly)."""
+    connection.queue = queue
     try:
         await connection.send_state(since)
         async with anyio.create_task_group() as group:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -22,6 +23,24 @@ async def test_local_hub_delivers_to_watchers_of_that_game_only() -> None:
         assert await asyncio.wait_for(first.get(), 1) == CancelledFrame(version=1)
         assert other.empty()
     assert hub.subscribers.queues == {}
+
+
+async def test_the_players_of_a_game_hear_of_a_move_before_its_spectators() -> None:
+    hub = LocalHub()
+    woken: list[str] = []
+
+    async def wait(name: str, queue: Any) -> None:
+        await queue.get()
+        woken.append(name)
+
+    async with hub.watch("g") as first, hub.watch("g") as second, hub.watch("g") as player:
+        player.seated = True  # its socket holds a seat (app/ws.py)
+        watchers = {"a": first, "b": second, "player": player}
+        waiting = [asyncio.create_task(wait(name, queue)) for name, queue in watchers.items()]
+        await asyncio.sleep(0)
+        await hub.publish("g", CancelledFrame(version=1))
+        await asyncio.gather(*waiting)
+    assert woken[0] == "player" and sorted(woken[1:]) == ["a", "b"]
 
 
 async def test_a_watcher_that_falls_far_behind_is_told_to_reconnect() -> None:
