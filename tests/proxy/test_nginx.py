@@ -216,8 +216,9 @@ class Player:
             if message["type"] == kind:
                 return message  # type: ignore[no-any-return]
 
-    async def follow(self) -> None:
-        message = await self.receive("move")
+    async def follow(self, moved: bool = False) -> None:
+        """The next move: its frame, or the result of this player's own move."""
+        message = (await self.receive("result"))["result"] if moved else await self.receive("move")
         self.version, self.view = message["version"], message["view"]
 
 
@@ -244,7 +245,7 @@ async def play_match(stack: Stack) -> str:
         line = TRIANGLES.dump_move(TRIANGLES.computer_move(state))
         message = {"type": "move", "version": mover.version, "move": line, "id": mover.version}
         await mover.ws.send(json.dumps(message))
-        await asyncio.gather(alice.follow(), bob.follow())
+        await asyncio.gather(*(player.follow(moved=player is mover) for player in (alice, bob)))
         assert alice.version == bob.version and alice.view["lines"] == bob.view["lines"]
     assert alice.view["over"]
     async with alice.http() as a, bob.http() as b:
