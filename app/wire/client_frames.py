@@ -48,6 +48,7 @@ class PingMessage(ClientMessage):
     type: Literal["ping"]
 
 
-ClientFrame = Annotated[MoveMessage | SyncMessage | PingMessage, Field(discriminator="type")]
-CLIENT_FRAME: TypeAdapter[MoveMessage | SyncMessage | PingMessage] = TypeAdapter(ClientFrame)
+AnyClientFrame = MoveMessage | SyncMessage | PingMessage
+ClientFrame = Annotated[AnyClientFrame, Field(discriminator="type")]
+CLIENT_FRAME: TypeAdapter[AnyClientFrame] = TypeAdapter(ClientFrame)
 KNOWN_TYPES = "move, sync, ping"

@@ -152,19 +152,7 @@ HUB_MESSAGE: TypeAdapter[HubMessage] = TypeAdapter(
 )
 
 # Every frame a game's socket sends (the OpenAPI document publishes it as ``ServerFrame``).
-ServerFrame = Annotated[
-    StateFrame
-    | MoveFrame
-    | ResultFrame
-    | ErrorFrame
-    | PresenceFrame
-    | JoinedFrame
-    | RematchFrame
-    | CancelledFrame
-    | PongFrame,
-    Field(discriminator="type"),
-]
-SERVER_FRAME: TypeAdapter[
+AnyServerFrame = (
     StateFrame
     | MoveFrame
     | ResultFrame
@@ -174,4 +162,6 @@ SERVER_FRAME: TypeAdapter[
     | RematchFrame
     | CancelledFrame
     | PongFrame
-] = TypeAdapter(ServerFrame)
+)
+ServerFrame = Annotated[AnyServerFrame, Field(discriminator="type")]
+SERVER_FRAME: TypeAdapter[AnyServerFrame] = TypeAdapter(ServerFrame)

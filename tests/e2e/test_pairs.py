@@ -155,6 +155,22 @@ def next_pair(view: dict[str, Any]) -> tuple[Cell, Cell]:
     return (a // grid.cols, a % grid.cols), (b // grid.cols, b % grid.cols)
 
 
+def played_out(page: Any, size: str) -> str:
+    """A calm Pairs game of ``size`` played to its end over REST by this page's player;
+    → its id."""
+    game = page.request.post(
+        "/api/games", data={"game": "pairs", "params": {"size": size, "mode": "calm"}}
+    ).json()
+    version, view = game["version"], game["view"]
+    while not view["over"]:
+        a, b = next_pair(view)
+        move = {"version": version, "move": {"type": "pair", "a": list(a), "b": list(b)}}
+        answer = page.request.post(f"/api/games/{game['id']}/moves", data=move)
+        assert answer.ok, answer.text()
+        version, view = answer.json()["version"], answer.json()["view"]
+    return str(game["id"])
+
+
 def refusals(view: dict[str, Any]) -> dict[str, tuple[Cell, Cell]]:
     """A pair of tiles for each refusal the rules give on this board (found with the engine)."""
     params, seed = ENGINE.from_number(view["number"])
@@ -610,17 +626,7 @@ def test_offline_every_new_game_button_is_off_and_says_why(
     pairs = PairsPage(phone.new_page(), touch=True)
     page = pairs.page
     page.goto("/")
-    game = page.request.post(
-        "/api/games", data={"game": "pairs", "params": {"size": "beginner", "mode": "calm"}}
-    ).json()
-    version, view = game["version"], game["view"]
-    while not view["over"]:
-        a, b = next_pair(view)
-        move = {"version": version, "move": {"type": "pair", "a": list(a), "b": list(b)}}
-        answer = page.request.post(f"/api/games/{game['id']}/moves", data=move)
-        assert answer.ok, answer.text()
-        version, view = answer.json()["version"], answer.json()["view"]
-    pairs.open(f"/g/{game['id']}")
+    pairs.open(f"/g/{played_out(page, 'beginner')}")
     final = page.locator("#pairs-final")
     expect(final).to_be_visible()
     new_game = final.locator('[data-action="new"]')

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_pairs import next_pair
+from tests.e2e.test_pairs import played_out
 
 pytestmark = pytest.mark.e2e
 
@@ -49,17 +49,7 @@ def test_running_game_replay_explains_itself(
 def test_phone_move_list_follows_the_current_move(phone: Any) -> None:
     page = phone.new_page()
     page.goto("/")
-    game = page.request.post(
-        "/api/games", data={"game": "pairs", "params": {"size": "classic", "mode": "calm"}}
-    ).json()
-    version, view = game["version"], game["view"]
-    while not view["over"]:
-        a, b = next_pair(view)
-        move = {"version": version, "move": {"type": "pair", "a": list(a), "b": list(b)}}
-        answer = page.request.post(f"/api/games/{game['id']}/moves", data=move)
-        assert answer.ok, answer.text()
-        version, view = answer.json()["version"], answer.json()["view"]
-    page.goto(f"/replay/{game['id']}#ply=8")
+    page.goto(f"/replay/{played_out(page, 'classic')}#ply=8")
     expect(page.locator("#replay")).to_have_attribute("data-ply", "8")
     current = page.locator('#replay-list [aria-current="step"]')
     expect(current).to_have_count(1)
