@@ -9,9 +9,11 @@
 // - one stylesheet per page: the site's shared parts (static/css/site/NN-*.css, in name
 //   order, the cascade's) and the parts of that page alone (PAGES below), so no page
 //   carries another page's styles;
-// - the catalogs: each language whole (the lobby, /me) and two slices per game: its words
-//   and the shared ones, without the other games', nor those of the lobby, /me or the
-//   offline page (PAGE_ONLY_KEYS), for its play page, and with the replay's for its replay;
+// - the catalogs, each merged from the site's shared file (static/i18n/<lang>.json) and
+//   every game's own (static/i18n/games/<game>/<lang>.json): each language whole (the
+//   lobby, /me) and two slices per game: its words and the shared ones, without the other
+//   games', nor those of the lobby, /me or the offline page (PAGE_ONLY_KEYS), for its play
+//   page, and with the replay's (replay.*, games.<game>.replay.*) for its replay;
 // - the icons, copied;
 // - beside each script, stylesheet and catalog, its brotli and gzip forms (<file>.br, .gz).
 // Every file's name carries the hash of its content: its URL is cached for good.
@@ -190,20 +192,40 @@ for (const file of readdirSync(path.join(STATIC, 'icons')).sort()) {
   emit(`icons/${file}`, readFileSync(path.join(STATIC, 'icons', file)));
 }
 
+// The catalogs (app/i18n.py reads the same files): the site's shared words in
+// static/i18n/<lang>.json and each game's in static/i18n/games/<game>/<lang>.json, merged;
+// a key in two files stops the build.
+const I18N = path.join(STATIC, 'i18n');
+const CATALOG_GAMES = readdirSync(path.join(I18N, 'games'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+function catalog(lang) {
+  const files = [path.join(I18N, `${lang}.json`), ...CATALOG_GAMES.map((game) => path.join(I18N, 'games', game, `${lang}.json`))];
+  const words = {};
+  const source = {};
+  for (const file of files) {
+    for (const [key, text] of Object.entries(JSON.parse(readFileSync(file, 'utf8')))) {
+      if (key in words) throw new Error(`catalog key ${key} is in both ${source[key]} and ${file}`);
+      words[key] = text;
+      source[key] = file;
+    }
+  }
+  return words;
+}
+
 // Words no game page shows: the lobby's, /me's, its notifications', the offline page's, and
-// (but on the game's replay page) the replay's.
+// (but on the game's replay page) the replay's, the site's and the game's own.
 const PAGE_ONLY_KEYS = ['lobby.', 'me.', 'push.', 'offline.'];
 const REPLAY_KEYS = ['replay.'];
-for (const file of readdirSync(path.join(STATIC, 'i18n')).filter((name) => name.endsWith('.json')).sort()) {
-  const lang = file.slice(0, -'.json'.length);
-  const words = JSON.parse(readFileSync(path.join(STATIC, 'i18n', file), 'utf8'));
+for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length)).sort()) {
+  const words = catalog(lang);
   emit(`i18n/${lang}.json`, JSON.stringify(words));
-  const games = new Set(Object.keys(words).filter((key) => key.startsWith('games.')).map((key) => key.split('.')[1]));
-  for (const game of [...games].sort()) {
-    const others = [...games].filter((other) => other !== game).map((other) => `games.${other}.`);
+  for (const game of CATALOG_GAMES) {
+    const others = CATALOG_GAMES.filter((other) => other !== game).map((other) => `games.${other}.`);
     const slice = (dropped) =>
       JSON.stringify(Object.fromEntries(Object.entries(words).filter(([key]) => !dropped.some((prefix) => key.startsWith(prefix)))));
-    emit(`i18n/${lang}/${game}.json`, slice([...others, ...PAGE_ONLY_KEYS, ...REPLAY_KEYS]));
+    emit(`i18n/${lang}/${game}.json`, slice([...others, ...PAGE_ONLY_KEYS, ...REPLAY_KEYS, `games.${game}.replay.`]));
     emit(`i18n/${lang}/${game}.replay.json`, slice([...others, ...PAGE_ONLY_KEYS]));
   }
 }

@@ -36,6 +36,7 @@ from app.drain import Drain
 from app.errors import AppError
 from app.health import PROBE_PATHS, Readiness
 from app.hub import make_hub, redis_client
+from app.i18n import check_catalogs
 from app.identity import CookieSigner, IdentityMiddleware
 from app.limits import make_limiter
 from app.middleware import (
@@ -118,6 +119,7 @@ def create_app(
         from engines.registry import ENGINES
 
         engines = ENGINES
+    check_catalogs()  # a key two catalog files hold stops the start (app/i18n.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -24,11 +24,11 @@ export function createReplayBoard(box) {
     entry(step) {
       const placed = step.events.find((e) => e.type === 'placed');
       if (placed) {
-        const label = t('replay.piece', { row: placed.row + 1, col: placed.col + 1 });
-        return { label, value: t('replay.points', { points: formatNumber(placed.points) }) };
+        const label = t('games.blocks.replay.piece', { row: placed.row + 1, col: placed.col + 1 });
+        return { label, value: t('games.blocks.replay.points', { points: formatNumber(placed.points) }) };
       }
       const type = step.move?.type ?? 'tick';
-      return { label: t(`replay.move.${type}`), value: formatNumber(step.scores[0] ?? 0) };
+      return { label: t(`games.blocks.replay.move.${type}`), value: formatNumber(step.scores[0] ?? 0) };
     },
   };
 }

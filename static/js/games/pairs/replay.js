@@ -25,7 +25,7 @@ export function createReplayBoard(box) {
         afterRemoval[removed.b[0]][removed.b[1]] = null;
         board.setTiles(afterRemoval);
         board.removePair(removed);
-        board.popup(t('replay.points', { points: formatNumber(removed.points) }), [removed.a, removed.b]);
+        board.popup(t('games.pairs.replay.points', { points: formatNumber(removed.points) }), [removed.a, removed.b]);
       }
       board.setTiles(view.tiles);
       board.setHint(view.hint);
@@ -36,8 +36,8 @@ export function createReplayBoard(box) {
     entry(step) {
       const removed = step.events.find((e) => e.type === 'removed');
       const points = step.events.reduce((sum, e) => sum + (typeof e.points === 'number' ? e.points : 0), 0);
-      const label = removed ? formatTime(step.at_ms) : `${formatTime(step.at_ms)} · ${t(`replay.move.${step.move?.type ?? 'tick'}`)}`;
-      return { label, value: points ? t('replay.points', { points: formatNumber(points) }) : '' };
+      const label = removed ? formatTime(step.at_ms) : `${formatTime(step.at_ms)} · ${t(`games.pairs.replay.move.${step.move?.type ?? 'tick'}`)}`;
+      return { label, value: points ? t('games.pairs.replay.points', { points: formatNumber(points) }) : '' };
     },
   };
 }

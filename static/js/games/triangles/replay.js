@@ -19,8 +19,8 @@ import { formatNumber, plural, t } from '../../core/i18n.js';
 import { createBoard } from './board.js';
 import { seatName } from './names.js';
 
-const lineLabel = ({ a, b }) => t('replay.line', { a: a + 1, b: b + 1 });
-const scores = ([p1 = 0, p2 = 0]) => t('replay.scores', { p1: formatNumber(p1), p2: formatNumber(p2) });
+const lineLabel = ({ a, b }) => t('games.triangles.replay.line', { a: a + 1, b: b + 1 });
+const scores = ([p1 = 0, p2 = 0]) => t('games.triangles.replay.scores', { p1: formatNumber(p1), p2: formatNumber(p2) });
 
 export function createReplayBoard(box) {
   const board = createBoard(box);
@@ -40,7 +40,7 @@ export function createReplayBoard(box) {
     score: (view) => scores(view.scores),
     entry(step) {
       const line = step.events.find((e) => e.type === 'line');
-      const label = line ? lineLabel(line) : t(`replay.move.${step.move?.type ?? 'tick'}`);
+      const label = line ? lineLabel(line) : t(`games.triangles.replay.move.${step.move?.type ?? 'tick'}`);
       return { label, value: scores(step.scores), seat: step.seat };
     },
     hint(line, seat) {
