@@ -6,7 +6,6 @@ never switches anyone. Stored rows are read back through a connection of their o
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -16,7 +15,7 @@ import segno
 from fastapi.testclient import TestClient
 
 from app.config import Settings
-from app.i18n import CATALOG_DIR, LANGUAGES
+from app.i18n import LANGUAGES, catalog
 from app.identity import COOKIE, CookieSigner
 from app.main import create_app
 from app.pages import TEMPLATES_DIR
@@ -306,9 +305,9 @@ def test_the_link_page_speaks_every_language(client: TestClient, alice_bob: Any)
     keys |= {f"me.switch.problem.{p}" for p in ("bad_code", "rate_limited", "own_code")}
     keys |= {"error.nothing_to_transfer"}
     assert len(keys) >= 15
-    english = json.loads((CATALOG_DIR / "en.json").read_text("utf-8"))
+    english = catalog("en")
     for lang in LANGUAGES:
-        words = json.loads((CATALOG_DIR / f"{lang}.json").read_text("utf-8"))
+        words = catalog(lang)
         assert {key for key in keys if not words.get(key)} == set(), lang
         for key in keys:  # the same placeholders in every language
             assert re.findall(r"{\w+}", words[key]) == re.findall(r"{\w+}", english[key]), key

@@ -10,7 +10,6 @@ with page.mouse (down, a path of moves, up), exactly as a player would.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -18,12 +17,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
 from engines.blocks.shapes import rotate_clockwise
 from tests.e2e.conftest import FRAME, TWO_FRAMES
 
 pytestmark = pytest.mark.e2e
 
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
+ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ["classic10", "shapes48", "gravity8"]
 NUMBERS = {"classic10": "00000001-a", "shapes48": "00000001-b", "gravity8": "00000001-c"}
 
@@ -36,7 +36,7 @@ document.addEventListener('securitypolicyviolation', (e) => {
 
 
 def words(lang: str = "en") -> dict[str, str]:
-    return json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))  # type: ignore[no-any-return]
+    return catalog(lang)
 
 
 # --- driving the page ----------------------------------------------------------------------
@@ -686,12 +686,12 @@ def test_every_word_is_in_every_catalog() -> None:
     keys = {k for k in en if k.startswith("games.blocks.")}
     assert len(keys) > 100
     plural = re.compile(r"\.(one|few|many|other)$")
-    for catalog in (ru, fr):
-        missing = {k for k in keys if not plural.search(k)} - set(catalog)
+    for words_of in (ru, fr):
+        missing = {k for k in keys if not plural.search(k)} - set(words_of)
         assert not missing, missing
     sources = "".join(p.read_text("utf-8") for p in
-                      (CATALOGS.parents[1] / "static/js/games/blocks").glob("*.js"))
-    sources += (CATALOGS.parents[1] / "templates/games/blocks.html").read_text("utf-8")
+                      (ROOT / "static/js/games/blocks").glob("*.js"))
+    sources += (ROOT / "templates/games/blocks.html").read_text("utf-8")
     for key in set(re.findall(r"['\"](games\.blocks\.[\w.]+)['\"]", sources)):
         if key.endswith("."):
             continue

@@ -4,14 +4,13 @@ so until it can again (not for a few seconds), client clocks stop, and play resu
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
 from tests.e2e.test_triangles_online import line_by, page_of, seated_match
 
 
@@ -100,11 +99,8 @@ def test_online_triangles_says_offline_and_catches_up_on_the_missed_line(
         bob_ctx.close()
 
 
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
-
-
 def words_of(lang: str) -> dict[str, str]:
-    return json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))  # type: ignore[no-any-return]
+    return catalog(lang)
 
 
 def server_down(context: Any, lang: str, server_url: str) -> list[bool]:

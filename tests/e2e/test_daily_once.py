@@ -3,26 +3,23 @@ the words that say so; it never starts another run (the server refuses a second 
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
 from tests.e2e.test_pairs import PairsPage, next_pair
 
 pytestmark = pytest.mark.e2e
-
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_daily_pairs_opened_again_shows_the_played_game(
     phone: Any, server_url: str, lang: str
 ) -> None:
-    words = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
+    words = catalog(lang)
     phone.add_cookies([{"name": "lang", "value": lang, "url": server_url}])
     page = phone.new_page()
     pairs = PairsPage(page, touch=True)
@@ -55,7 +52,7 @@ def test_daily_pairs_opened_again_shows_the_played_game(
 def test_todays_daily_number_is_no_practice_board(phone: Any) -> None:
     """A daily board opened by its number before its day is over: the page words the
     refusal (daily_not_over) and leads to the daily board itself."""
-    words = json.loads((CATALOGS / "en.json").read_text("utf-8"))
+    words = catalog("en")
     page = phone.new_page()
     page.goto("/")
     date = page.evaluate("import('/static/js/core/daily.js').then((m) => m.localDate())")

@@ -3,15 +3,14 @@ shared ``error.<code>``, else the network or generic message, in the page's lang
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from app.i18n import catalog
+
 pytestmark = pytest.mark.e2e
 
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
 CASES = [
     ("blocks", {"code": "out_of_board"}),  # blocks words it its own way
     ("pairs", {"code": "out_of_board"}),  # pairs does not: the shared words
@@ -28,7 +27,7 @@ CASES = [
 
 
 def texts(lang: str) -> list[str]:
-    words = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
+    words = catalog(lang)
     needs = words["error.rated_needs_games"].format(needed=5, finished=2, moves=5)
     return [
         words["games.blocks.error.out_of_board"],

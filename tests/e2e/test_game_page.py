@@ -6,14 +6,15 @@ refusal shows the catalog's words and reloads the game when it has moved on."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from app.i18n import catalog
+
 pytestmark = pytest.mark.e2e
 
-EN = json.loads((Path(__file__).resolve().parents[2] / "static/i18n/en.json").read_text("utf-8"))
+EN = catalog("en")
 
 def words(code: str) -> str:
     """A refusal's words: the game's own wording, else the one shared by every game."""

@@ -3,17 +3,16 @@ the 404 page, and a clean console (no errors, no CSP violations)."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
+
 pytestmark = pytest.mark.e2e
 
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
 CARDS = {
     "/play/blocks/classic10": "games.blocks.classic10.title",
     "/play/blocks/shapes48": "games.blocks.shapes48.title",
@@ -31,7 +30,7 @@ document.addEventListener('securitypolicyviolation', (e) => {
 
 
 def words(lang: str) -> dict[str, str]:
-    return json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))  # type: ignore[no-any-return]
+    return catalog(lang)
 
 
 def open_lobby(context: Any) -> Any:

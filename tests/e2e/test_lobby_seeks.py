@@ -4,14 +4,13 @@ its idle state and leaves the pool."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
 from tests.qualify import qualify_page
 
 GAME_PAGE = re.compile(r"/g/([A-Za-z0-9_-]+)$")
@@ -59,13 +58,12 @@ def test_cancel_returns_to_idle_and_leaves_the_pool(desktop: Any, phone: Any) ->
     assert bob.request.delete(f"/api/seeks/{answer['seek_id']}").status == 204
 
 
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
 LONG_NAMES = {"en": "Alexandra-Maximiliane", "ru": "Александра-Максимилиана",
               "fr": "François-Marie Dubois"}
 
 
 def words_of(lang: str) -> dict[str, str]:
-    return json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))  # type: ignore[no-any-return]
+    return catalog(lang)
 
 
 def lobby_in(context: Any, server_url: str, lang: str) -> Any:

@@ -8,13 +8,13 @@ link never switches a browser by being opened: only the page's button does."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
+from app.i18n import catalog
 from tests.e2e.states import api, finished
 
 CODE = re.compile(r"[A-HJKMNP-Z2-9]{8}")
@@ -201,10 +201,7 @@ def test_the_lobby_remembers_games_dailies_and_the_streak(desktop: Any, shot: An
 
 def test_every_word_of_me_and_the_lobby_is_in_every_catalog() -> None:
     root = Path(__file__).resolve().parents[2]
-    catalogs = {
-        lang: json.loads((root / f"static/i18n/{lang}.json").read_text("utf-8"))
-        for lang in ("en", "ru", "fr")
-    }
+    catalogs = {lang: catalog(lang) for lang in ("en", "ru", "fr")}
     sources = "".join(
         (root / path).read_text("utf-8")
         for path in (

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
 from engines.core.daily import daily_seed
 from engines.core.protocol import IllegalMove
 from engines.pairs import ENGINE
@@ -32,7 +33,6 @@ from engines.pairs.state import grid_of
 
 pytestmark = pytest.mark.e2e
 
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
 CSP_PROBE = """
 window.__csp = [];
 document.addEventListener('securitypolicyviolation', (e) => {
@@ -44,7 +44,7 @@ Cell = tuple[int, int]
 
 
 def words(lang: str) -> dict[str, str]:
-    return json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))  # type: ignore[no-any-return]
+    return catalog(lang)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -3,25 +3,22 @@ itself and offers nothing that would do nothing; on a phone the move list follow
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
 from tests.e2e.test_pairs import played_out
 
 pytestmark = pytest.mark.e2e
-
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_running_game_replay_explains_itself(
     browser: Any, phone: Any, server_url: str, lang: str
 ) -> None:
-    words = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
+    words = catalog(lang)
     owner = browser.new_context(base_url=server_url)
     try:
         made = owner.request.post(

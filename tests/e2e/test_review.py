@@ -5,7 +5,6 @@ names the better line. Waits are on #review's data-review and the stage's data-p
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
 from tests.e2e.conftest import settle
 from tests.e2e.states import GUEST, HOST, computer_line, online_game
 from tests.e2e.test_replay import api, at, played
@@ -87,7 +87,6 @@ def test_a_review_on_a_phone_is_asked_with_the_button(phone: Any) -> None:
 
 # --- issue 36: the review read on a phone ------------------------------------------------
 
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
 LOCALES = {"en": "en-US", "ru": "ru-RU", "fr": "fr-FR"}
 SIZES = {"upright": (390, 844), "sideways": (844, 390)}
 # True once the whole board box is on screen, under the sticky header
@@ -99,7 +98,7 @@ BOARD_IN_VIEW = """() => {
 
 
 def words(lang: str) -> dict[str, str]:
-    return dict(json.loads((CATALOGS / f"{lang}.json").read_text("utf-8")))
+    return catalog(lang)
 
 
 def phone_page(browser: Any, server_url: str, lang: str, size: str = "upright") -> Any:

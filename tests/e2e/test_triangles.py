@@ -10,18 +10,17 @@ below are shared with test_triangles_online.py.
 
 from __future__ import annotations
 
-import json
 import re
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
+
 pytestmark = pytest.mark.e2e
 
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
 PAD = 6  # static/js/games/triangles/board.js: CSS px between the field and the canvas edge
 
 CSP_PROBE = """
@@ -35,7 +34,7 @@ Point = tuple[int, int]
 
 
 def words(lang: str = "en") -> dict[str, str]:
-    return json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))  # type: ignore[no-any-return]
+    return catalog(lang)
 
 
 EN = words("en")

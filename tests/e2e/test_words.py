@@ -3,19 +3,16 @@ ordinal ranks in each language's own form, setting values translated wherever sh
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
 from tests.qualify import qualify_page
 
 pytestmark = pytest.mark.e2e
-
-CATALOGS = Path(__file__).resolve().parents[2] / "static" / "i18n"
 
 
 def page_in(context: Any, server_url: str, lang: str, path: str = "/") -> Any:
@@ -47,7 +44,7 @@ def test_ranks_are_ordinals_of_the_language(
 @pytest.mark.parametrize("lang", ["en", "ru", "fr"])
 def test_gravity_card_says_rotation_is_an_option(phone: Any, server_url: str, lang: str) -> None:
     """Rotation is off in a new Gravity game unless chosen: the card must not claim it."""
-    words = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
+    words = catalog(lang)
     page = page_in(phone, server_url, lang)
     chips = page.locator('.game-card[data-variant="gravity8"] .chip')
     expect(chips.last).to_have_text(words["games.blocks.rotation.optional"])
@@ -82,7 +79,7 @@ def test_setting_values_are_translated_everywhere(
     """Issue 24.3: Continue, the open games, /me's history and statistics say a game's
     settings in words (never "none", "rated", "5+3"); a versus game's statistics are
     wins, losses, draws and the rating, and its history line has no points."""
-    words = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
+    words = catalog(lang)
     page = page_in(desktop, server_url, lang)
     games = rated_player_with_games(page)
     casual = page.request.post(
@@ -127,7 +124,7 @@ def test_setting_values_are_translated_everywhere(
 def test_double_tap_on_gravity_without_rotation_says_why(phone: Any, server_url: str) -> None:
     """Issue 24.13: in a Gravity game started without rotation a double tap on a piece
     turns nothing, and the page says so (and where to turn rotation on)."""
-    words = json.loads((CATALOGS / "en.json").read_text("utf-8"))
+    words = catalog("en")
     page = phone.new_page()
     page.add_init_script("localStorage.setItem('blocks.rotation', 'false')")
     page.goto("/play/blocks/gravity8")

@@ -1,4 +1,6 @@
-"""No dead words: every key of static/i18n/*.json is read by a page, a script or the app.
+"""No dead words: every key of the catalogs (app/i18n.py: static/i18n/<lang>.json and
+each game's static/i18n/games/<game>/<lang>.json, merged) is read by a page, a script or
+the app; the merge holds each key once and the same keys in every language.
 
 A key counts as used when (rules applied to the sources in templates/, static/js/, app/
 and engines/):
@@ -22,18 +24,26 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+from app.i18n import (
+    CATALOG_DIR,
+    GAME_CATALOGS,
+    LANGUAGES,
+    DuplicateKey,
+    catalog,
+    catalog_files,
+    merge,
+)
 from engines.core import AppCode, ErrorCode
-from engines.registry import ENGINES
+from engines.registry import BUILT_IN, ENGINES
 from tests.engines.test_protocol import engine_codes
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("en", "ru", "fr")
+LANGS = LANGUAGES
 SOURCES = [
     path
     for folder in ("templates", "static/js", "app", "engines")
@@ -121,10 +131,7 @@ def dead_keys(keys: list[str], texts: dict[Path, str]) -> list[str]:
 
 
 def keys_of(lang: str) -> list[str]:
-    pairs = json.loads(
-        (ROOT / "static" / "i18n" / f"{lang}.json").read_text("utf-8"), object_pairs_hook=list
-    )
-    return [key for key, _ in pairs]
+    return list(catalog(lang))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -134,8 +141,36 @@ def test_no_catalog_key_is_dead(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_catalog_key_is_written_twice(lang: str) -> None:
-    # JSON keeps the last of a repeated key: the first would be a dead copy.
-    assert [key for key, n in Counter(keys_of(lang)).items() if n > 1] == []
+    # JSON keeps the last of a repeated key: the first would be a dead copy. The merge
+    # refuses a key written twice in a file or held by two files (read afresh, uncached).
+    assert merge(catalog_files(lang)) == catalog(lang)
+
+
+def test_the_merge_refuses_a_key_written_twice(tmp_path: Path) -> None:
+    shared, game, twice = tmp_path / "en.json", tmp_path / "game.json", tmp_path / "twice.json"
+    shared.write_text('{"site.name": "Nook", "common.ok": "OK"}', "utf-8")
+    game.write_text('{"games.x.title": "X", "common.ok": "Fine"}', "utf-8")
+    twice.write_text('{"games.x.title": "X", "games.x.title": "Y"}', "utf-8")
+    assert merge([shared]) == {"site.name": "Nook", "common.ok": "OK"}
+    with pytest.raises(DuplicateKey, match="common.ok"):
+        merge([shared, game])
+    with pytest.raises(DuplicateKey, match="games.x.title"):
+        merge([twice])
+
+
+def test_each_game_words_are_in_its_own_files() -> None:
+    """static/i18n/games/<game>/ for every built-in game and no other; a game's files hold
+    only its own words (``games.<game>.*``), the shared files none of a game's."""
+    assert sorted(p.name for p in GAME_CATALOGS.iterdir()) == sorted(e.name for e in BUILT_IN)
+    for lang in LANGS:
+        files = catalog_files(lang)
+        assert files[0] == CATALOG_DIR / f"{lang}.json"
+        shared = json.loads(files[0].read_text("utf-8"))
+        assert [key for key in shared if key.startswith("games.")] == []
+        for path in files[1:]:
+            game = path.parent.name
+            words = json.loads(path.read_text("utf-8"))
+            assert [key for key in words if not key.startswith(f"games.{game}.")] == []
 
 
 def test_the_catalogs_hold_the_same_keys() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from app.i18n import catalog
 from engines.core import AppCode, BadMove, BaseEngine, ErrorCode, IllegalMove, SeatKind
 from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES
@@ -103,12 +104,6 @@ def test_the_scan_finds_codes() -> None:
     assert {"occupied", "bad_piece", "bad_cell", "out_of_board", "no_computer"} <= blocks
     assert {"crosses_line", "not_your_seat", "unknown_move"} <= engine_codes("triangles")
     assert "no_computer" not in engine_codes("triangles")
-
-
-def catalog(lang: str) -> dict[str, str]:
-    path = ROOT / "static" / "i18n" / f"{lang}.json"
-    words: dict[str, str] = json.loads(path.read_text("utf-8"))
-    return words
 
 
 SHARED = {str(code) for code in ErrorCode} | {str(code) for code in AppCode}

@@ -5,7 +5,6 @@ refuses or stalls ends the process within the README's 15 s."""
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import subprocess
@@ -20,6 +19,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.config import Settings
+from app.i18n import catalog
 from app.main import create_app
 from engines.reference.tally import ENGINE as TALLY
 from tests.conftest import FakeClock
@@ -207,5 +207,5 @@ def test_an_unreachable_database_at_start_ends_the_process_within_15_s(
 def test_a_player_reads_why_in_their_language(lang: str) -> None:
     """The page shows ``error.database_unavailable`` (it showed the generic "something
     went wrong" before)."""
-    catalog = json.loads((ROOT / "static" / "i18n" / f"{lang}.json").read_text("utf-8"))
-    assert catalog["error.database_unavailable"] != catalog["error.generic"]
+    words = catalog(lang)
+    assert words["error.database_unavailable"] != words["error.generic"]
