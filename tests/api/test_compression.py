@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.registry import ENGINES
+
 
 def test_text_answers_are_gzipped(make_client: Any) -> None:
     client = make_client()  # the real engines: a catalog over a kilobyte
-    pages = ("/", "/play/blocks", "/play/pairs", "/play/triangles", "/daily/pairs")
+    pages = ("/", *(f"/play/{game}" for game in ENGINES), "/daily/pairs")
     for path in (*pages, "/static/css/me.css", "/static/i18n/en.json", "/api/catalog"):
         answer = client.get(path, headers={"accept-encoding": "gzip"})
         assert answer.status_code == 200, path
