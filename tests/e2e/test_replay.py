@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import catalog
 from engines.core.replay import replay as fold_log
 from engines.registry import ENGINES
 from tests.api.test_replay_api import blocks_move, pairs_move, triangles_move
@@ -104,6 +105,11 @@ def test_replay_forward_and_back_with_buttons_keys_and_slider(
 
     # The list has one entry per ply; choosing one shows it.
     expect(page.locator("#replay-list button[data-ply]")).to_have_count(plies)
+    # Its title and entries are the game's words (games.<game>.replay.*), never a key.
+    title = catalog("en")[f"games.{game}.replay.moves"]
+    expect(page.locator("#replay-list-title")).to_have_text(title)
+    entries = page.locator("#replay-list button[data-ply]").all_text_contents()
+    assert [text for text in entries if "replay." in text] == []
     page.locator("#replay-list button[data-ply='2']").click()
     at(page, 2)
     expect(page.locator("#replay-list button[data-ply='2']")).to_have_attribute(
