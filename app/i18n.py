@@ -4,15 +4,25 @@ The site's shared words are in ``static/i18n/<lang>.json``; each built-in game's
 (``games.<game>.*``, its replay's among them: ``games.<game>.replay.*``) are in its own
 folder, ``static/i18n/games/<game>/<lang>.json``. ``catalog(lang)`` is their merge, the
 one dictionary the templates (``t("key")``) and the tests read; build.mjs merges the same
-files for the browser (each language whole, and a slice per game page). A key written
-twice, in one file or in two, is an error (``DuplicateKey``), raised at start-up
-(``check_catalogs``, from ``create_app``) and by the build. The language is the ``lang``
-cookie when set, else the best match of Accept-Language, else English.
+files for the browser (each language whole, and a slice per game page).
+
+A game packaged outside this repository (a plugin, a test's fixture game) keeps its words
+in ``i18n/<lang>.json`` inside its package (the folder of the module that defines its
+engine's class, beside its ``templates/``: app/game_pages.py), each key under
+``games.<game>.``; the server adds them to the words of its templates when it serves that
+game (``words(lang, package_catalogs(engines))``). The build does not know them.
+
+A key written twice, in one file or in two, is an error (``DuplicateKey``), raised at
+start-up (``check_catalogs``, from ``create_app``) and by the build. The language is the
+``lang`` cookie when set, else the best match of Accept-Language, else English.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+import sys
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,6 +31,9 @@ LANGUAGES = ("en", "ru", "fr")
 DEFAULT = "en"
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "static" / "i18n"
 GAME_CATALOGS = CATALOG_DIR / "games"  # <game>/<lang>.json: a built-in game's words
+PACKAGE_CATALOGS = "i18n"  # the folder, inside a game's package, of its <lang>.json
+# A packaged game's catalogs: (its name, its package's i18n folder).
+Packages = tuple[tuple[str, Path], ...]
 
 
 class DuplicateKey(ValueError):
@@ -50,15 +63,15 @@ def read_words(path: Path) -> dict[str, str]:
 
 def merge(files: list[Path]) -> dict[str, str]:
     """The words of these files in one dictionary; a key two files hold is refused."""
-    words: dict[str, str] = {}
+    merged: dict[str, str] = {}
     source: dict[str, Path] = {}
     for path in files:
         for key, text in read_words(path).items():
-            if key in words:
+            if key in merged:
                 raise DuplicateKey(f"{key!r} is in both {source[key]} and {path}")
-            words[key] = text
+            merged[key] = text
             source[key] = path
-    return words
+    return merged
 
 
 @lru_cache
@@ -67,10 +80,49 @@ def catalog(lang: str) -> dict[str, str]:
     return merge(catalog_files(lang))
 
 
-def check_catalogs() -> None:
-    """Read every language's catalog once (at start-up): a duplicate key stops the app."""
+@lru_cache
+def package_folder(module: str) -> Path | None:
+    """The ``i18n`` folder beside a module (the one that defines an engine's class), if
+    there is one."""
+    try:
+        folder = Path(inspect.getfile(sys.modules[module])).parent / PACKAGE_CATALOGS
+    except (KeyError, TypeError):  # no such module, or one with no file (a session's)
+        return None
+    return folder if folder.is_dir() else None
+
+
+def package_catalogs(engines: Mapping[str, Any]) -> Packages:
+    """The catalogs of the served games packaged outside this repository, by game name."""
+    return tuple(
+        (name, folder)
+        for name, engine in engines.items()
+        if (folder := package_folder(type(engine).__module__)) is not None
+    )
+
+
+def words(lang: str, packages: Packages = ()) -> dict[str, str]:
+    """The language's catalog and the words of these packaged games."""
+    return with_packages(lang, packages) if packages else catalog(lang)
+
+
+@lru_cache
+def with_packages(lang: str, packages: Packages) -> dict[str, str]:
+    """``catalog(lang)`` and the packages' words: each package holds only its game's
+    keys (``games.<game>.*``), and a key two files hold is refused."""
+    for name, folder in packages:
+        path = folder / f"{lang}.json"
+        stray = [key for key in read_words(path) if not key.startswith(f"games.{name}.")]
+        if stray:
+            raise ValueError(f"{path}: {stray[0]!r} is not a word of games.{name}")
+    return merge([*catalog_files(lang), *(folder / f"{lang}.json" for _, folder in packages)])
+
+
+def check_catalogs(engines: Mapping[str, Any] | None = None) -> None:
+    """Read every language's catalog once (at start-up), with the words of the served
+    games packaged outside this repository: a duplicate key stops the app."""
+    packages = package_catalogs(engines or {})
     for lang in LANGUAGES:
-        catalog(lang)
+        words(lang, packages)
 
 
 def negotiate(cookie: str | None, accept_language: str | None) -> str:
@@ -90,10 +142,13 @@ def negotiate(cookie: str | None, accept_language: str | None) -> str:
 
 
 class Translator:
-    def __init__(self, lang: str) -> None:
+    """``t(key, **values)`` in one language (English where it has no such key), with the
+    words of these packaged games."""
+
+    def __init__(self, lang: str, packages: Packages = ()) -> None:
         self.lang = lang
-        self.messages = catalog(lang)
-        self.fallback = catalog(DEFAULT)
+        self.messages = words(lang, packages)
+        self.fallback = words(DEFAULT, packages)
 
     def __call__(self, key: str, **values: Any) -> str:
         text = self.messages.get(key) or self.fallback.get(key) or key

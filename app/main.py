@@ -119,7 +119,7 @@ def create_app(
         from engines.registry import ENGINES
 
         engines = ENGINES
-    check_catalogs()  # a key two catalog files hold stops the start (app/i18n.py)
+    check_catalogs(engines)  # a key two catalog files hold stops the start (app/i18n.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

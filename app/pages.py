@@ -18,7 +18,7 @@ from app.assets import page_bundle, site_assets
 from app.errors import AppError
 from app.fair_play import BOARD_RULES
 from app.game_pages import GamePackages
-from app.i18n import LANGUAGES, Translator, negotiate
+from app.i18n import LANGUAGES, Packages, Translator, negotiate, package_catalogs
 from app.models import GameStatus
 from app.outage import is_outage
 from app.reviews import aborted
@@ -64,7 +64,7 @@ def render(
     context = {
         "lang": lang,
         "languages": LANGUAGES,
-        "t": Translator(lang),
+        "t": Translator(lang, served_packages(request)),
         "page_json": script_json(page),
         "page_bundle": page_bundle(template, page.get("game")),
         **page,
@@ -91,6 +91,12 @@ def know_games(request: Request) -> None:
     services = getattr(request.app.state, "services", None)
     if services is not None:
         GAME_PACKAGES.know(services.catalog.engines)
+
+
+def served_packages(request: Request) -> Packages:
+    """The words of the served games packaged outside this repository (app/i18n.py)."""
+    services = getattr(request.app.state, "services", None)
+    return package_catalogs(services.catalog.engines) if services is not None else ()
 
 
 def has_template(request: Request, name: str) -> bool:

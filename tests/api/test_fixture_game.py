@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from app.i18n import LANGUAGES, catalog, package_catalogs, words
 from engines.registry import ENGINES, served
 from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
 from tests.fixtures.games.lampsout import LampsOut, Params
@@ -68,6 +69,10 @@ def test_a_lower_is_better_game_is_served_recorded_and_replayed(
         assert games[name]["score_order"] == engine.score_order.value
     play = alice.get("/play/lampsout")
     assert play.status_code == 200 and 'id="lampsout"' in play.text
+    # Its words are its own (tests/fixtures/games/lampsout/i18n), in the player's language.
+    assert '<h1 class="hud__title">Lamps Out</h1>' in play.text
+    russian = alice.get("/play/lampsout", headers={"accept-language": "ru"})
+    assert '<h1 class="hud__title">Погаси лампы</h1>' in russian.text
     assert alice.get("/daily/lampsout").status_code == 404  # it has no daily board
 
     # Three games of one board: 2 extra presses, none extra, 2 extra again.
@@ -128,6 +133,7 @@ def test_a_lower_is_better_game_is_served_recorded_and_replayed(
     assert 'data-game="lampsout"' in page.text
     assert 'class="board-box lampsout-board replay-board"' in page.text
     assert 'class="game-page lampsout-page replay-page"' in page.text
+    assert "Replay: Lamps Out" in page.text
 
 
 def test_the_board_of_honour_ranks_the_fewest_presses_first(
@@ -151,6 +157,17 @@ def test_the_board_of_honour_ranks_the_fewest_presses_first(
     ]
     daily = [d for d in carol.get("/api/me/stats").json()["daily"] if d["date"] == today]
     assert [(d["score"], d["rank"]) for d in daily] == [(lit + 2, 2)]
+
+
+def test_its_words_are_its_packages_and_the_site_catalog_holds_none() -> None:
+    """The package's i18n/<lang>.json is merged for the apps that serve it, not into the
+    site's catalogs (nor the build's)."""
+    packages = package_catalogs(served(LAMPSOUT))
+    assert packages == ((LAMPSOUT.name, ROOT / "tests/fixtures/games/lampsout/i18n"),)
+    for lang in LANGUAGES:
+        mine = set(words(lang, packages)) - set(catalog(lang))
+        assert mine == {"games.lampsout.title"}
+        assert [key for key in catalog(lang) if "lampsout" in key] == []
 
 
 def test_no_shared_file_names_the_fixture_game() -> None:
