@@ -13,8 +13,9 @@ engine's class, beside its ``templates/``: app/game_pages.py), each key under
 game (``words(lang, package_catalogs(engines))``). The build does not know them.
 
 A key written twice, in one file or in two, is an error (``DuplicateKey``), raised at
-start-up (``check_catalogs``, from ``create_app``) and by the build. The language is the
-``lang`` cookie when set, else the best match of Accept-Language, else English.
+start-up (``check_catalogs``, from ``create_app``); the build refuses a key two files hold
+too. The language is the ``lang`` cookie when set, else the best match of
+Accept-Language, else English.
 """
 
 from __future__ import annotations
@@ -50,12 +51,12 @@ def read_words(path: Path) -> dict[str, str]:
     """One catalog file, refusing a key it writes twice."""
 
     def unique(pairs: list[tuple[str, str]]) -> dict[str, str]:
-        words: dict[str, str] = {}
+        seen: dict[str, str] = {}
         for key, text in pairs:
-            if key in words:
+            if key in seen:
                 raise DuplicateKey(f"{path}: {key!r} is written twice")
-            words[key] = text
-        return words
+            seen[key] = text
+        return seen
 
     data: dict[str, str] = json.loads(path.read_text("utf-8"), object_pairs_hook=unique)
     return data
