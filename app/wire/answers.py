@@ -323,7 +323,6 @@ class CatalogGame(BaseModel):
     params: dict[str, CatalogParam]
     score_order: ScoreOrder = Field(description="whether a higher or a lower score is better")
     online_play: bool = Field(
-        default=False,
         description="two players may be paired by a seek (`POST /api/seeks`) for this game",
     )
 
