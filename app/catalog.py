@@ -7,7 +7,7 @@ from typing import Any
 
 from app.errors import AppError
 from engines.core.errors import AppCode
-from engines.core.protocol import CatalogEntry, Engine
+from engines.core.protocol import Engine
 
 AnyEngine = Engine[Any, Any, Any]
 
@@ -32,5 +32,16 @@ class Catalog:
             name for name, engine in self.engines.items() if "rated" in engine.describe()["params"]
         ]
 
-    def describe(self) -> list[CatalogEntry]:
-        return [engine.describe() for engine in self.engines.values()]
+    def online(self) -> list[str]:
+        """The games that offer online play (quick pairing, clocks, ratings)."""
+        return [name for name, engine in self.engines.items() if engine.online_play]
+
+    def describe(self) -> list[dict[str, Any]]:
+        """What /api/catalog serves: each engine's entry, with what the app discovers of
+        its capabilities (``online_play``)."""
+        return [entry(engine) for engine in self.engines.values()]
+
+
+def entry(engine: AnyEngine) -> dict[str, Any]:
+    """A game's catalog entry as the site serves it: ``describe()`` and ``online_play``."""
+    return {**engine.describe(), "online_play": engine.online_play}

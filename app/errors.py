@@ -40,6 +40,7 @@ STATUS: dict[str, int] = {
     AppCode.NO_RATINGS: 404,
     AppCode.SEEK_NOT_FOUND: 404,  # no such seek of this player (or it expired)
     AppCode.NO_REVIEW: 404,  # the game has no review (its engine reviews no game)
+    AppCode.NO_ONLINE: 404,  # a seek for a game that offers no online play
     AppCode.PUSH_OFF: 404,  # no VAPID key: this server sends no push notifications
     AppCode.METHOD_NOT_ALLOWED: 405,
     # 409: the game is not in a state that allows it

@@ -50,6 +50,7 @@ from app.outage import OUTAGES, is_outage
 from app.presence import make_presence
 from app.services import Services
 from app.verify import VERIFY_BODY_BYTES
+from app.wire.seek_schema import publish_seek_games
 from app.wire.socket_schema import publish_socket_frames
 from engines.core.errors import AppCode
 from engines.core.protocol import Engine
@@ -74,7 +75,8 @@ class Site(FastAPI):
     def openapi(self) -> dict[str, Any]:
         """FastAPI's document of the REST routes, with the game socket's frames."""
         if self.openapi_schema is None:
-            self.openapi_schema = publish_socket_frames(super().openapi())
+            document = publish_socket_frames(super().openapi())
+            self.openapi_schema = publish_seek_games(document, self.state.engines)
         return self.openapi_schema
 
 
@@ -174,6 +176,7 @@ def create_app(
 
     app = Site(title="Games", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
+    app.state.engines = engines  # the games served: the OpenAPI document names them
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(games_routes.router)

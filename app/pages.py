@@ -15,6 +15,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound
 
 from app.api.ratings import pool_of, pools_by_speed
 from app.assets import page_bundle, site_assets
+from app.catalog import entry
 from app.errors import AppError
 from app.fair_play import BOARD_RULES
 from app.game_pages import GamePackages
@@ -115,14 +116,14 @@ def game_page(request: Request, game: str, **page: Any) -> HTMLResponse:
     # The game's catalog entry (what /api/catalog serves) comes with the page: the
     # templates and scripts take choices, levels and counts from it, never from a list of
     # their own.
-    catalog_entry = catalog.engine(game).describe()
+    catalog_entry = entry(catalog.engine(game))
     return render(request, f"games/{game}.html", game=game, catalog=catalog_entry, **page)
 
 
 def lobby_games(engines: Any) -> tuple[list[dict[str, Any]], list[str]]:
     """The lobby's games: what /api/catalog serves (each engine's describe()), in the
     registry's order, and the ones that have a daily board. A new game needs no lobby edit."""
-    games = [engine.describe() for engine in engines.values()]
+    games = [entry(engine) for engine in engines.values()]
     daily = [name for name, engine in engines.items() if engine.daily_params({}) is not None]
     return games, daily
 

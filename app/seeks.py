@@ -1,7 +1,7 @@
-"""Quick pairing for online Triangles: a seek pool, like lichess's.
+"""Quick pairing for every game that offers online play: a seek pool, like lichess's.
 
-``post`` puts the player in the pool with a time control, or pairs them at once with the
-oldest compatible seek of another player (one transaction, ``app/store/seeks.py``). The
+``post`` puts the player in a game's pool with a time control, or pairs them at once with
+the oldest compatible seek of another player (one transaction, ``app/store/seeks.py``). The
 waiting player's page long-polls (``poll``); the pairing is told on the seek's hub
 channel (``seek:<id>``) once committed, so it reaches a poll held by any process. A poll
 re-reads the database when it starts, when it wakes and every ``seek_recheck_ms``, so
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from redis.exceptions import RedisError
 
-from app.catalog import Catalog
+from app.catalog import AnyEngine, Catalog
 from app.clock import Clock
 from app.config import Settings
 from app.errors import AppError, from_engine
@@ -40,7 +40,6 @@ from engines.core.protocol import EngineError
 
 log = logging.getLogger("app.seeks")
 
-GAME = "triangles"  # the game quick pairing serves
 WAIT_MAX_S = 25.0
 # Another transaction is matching the pool: it tells every seek it pairs, so look again
 # only this soon (plus jitter), for a seek that came in after it began.
@@ -52,6 +51,13 @@ Message = HubMessage | Resync | None
 def channel(seek_id: str) -> str:
     """The hub channel a seek's pairing is told on."""
     return f"seek:{seek_id}"
+
+
+def real_time_clocks(engine: AnyEngine) -> set[str]:
+    """The time controls of ``engine`` a player plays one game of at a time (not days
+    per move)."""
+    clocks = engine.describe().get("clocks") or {}
+    return {name for name, control in clocks.items() if control and not control["per_move"]}
 
 
 def not_found() -> AppError:
@@ -92,13 +98,21 @@ class Seeks:
     def heartbeat_ms(self) -> int:
         return self.settings.seek_heartbeat_s * 1000
 
-    async def _game_maker(self, clock: str, rated: bool) -> Callable[[Seek, str], Game]:
-        """The params (checked by the engine, as for any new game), and a function that
-        builds the game of two seeks on a fresh board, seats in random order. Boards are
-        built only for the games made (the online board is a small one: a few ms)."""
-        engine = self.catalog.engine(GAME)
+    def _online(self, game: str) -> AnyEngine:
+        """The engine of ``game``: a 404 ``unknown_game``, or ``no_online`` for a game
+        that offers no online play."""
+        engine = self.catalog.engine(game)
+        if not engine.online_play:
+            raise AppError(AppCode.NO_ONLINE, f"{game} is not played online")
+        return engine
+
+    async def _game_maker(self, game: str, clock: str, rated: bool) -> Callable[[Seek, str], Game]:
+        """The params (the engine's ``seek_params``, checked as for any new game), and a
+        function that builds the game of two seeks on a fresh board, seats in random
+        order. Boards are built only for the games made (online boards are small ones)."""
+        engine = self._online(game)
         try:
-            params = engine.parse_params({"opponent": "online", "clock": clock, "rated": rated})
+            params = engine.seek_params(clock, rated)
         except EngineError as error:
             raise from_engine(error) from None
 
@@ -108,23 +122,25 @@ class Seeks:
                 seats.reverse()
             seed = secrets.randbelow(SEED_LIMIT)
             state = engine.new_game(params, seed)
-            return self.lifecycle.paired_row(GAME, engine, params, seed, state, seats)
+            return self.lifecycle.paired_row(game, engine, params, seed, state, seats)
 
         return make
 
-    async def post(self, player_id: str, address: str, clock: str, rated: bool) -> SeekState:
-        """A seek: paired at once with a waiting one, or waiting in the pool; a player
-        already in a real-time game (another tab's seek) is sent back to it."""
-        self.catalog.engine(GAME)
+    async def post(
+        self, player_id: str, address: str, game: str, clock: str, rated: bool
+    ) -> SeekState:
+        """A seek for ``game``: paired at once with a waiting one, or waiting in the pool;
+        a player already in a real-time game of it (another tab's seek) is sent back."""
+        engine = self._online(game)
         await self.admission.seeking(player_id, address)
-        make = await self._game_maker(clock, rated)
+        make = await self._game_maker(game, clock, rated)
         if rated:
-            await self.lifecycle.rated.check(player_id, GAME, address)
+            await self.lifecycle.rated.check(player_id, game, address)
         now = self.clock.now_ms()
         seek = Seek(
             id=secrets.token_urlsafe(9),
             player_id=player_id,
-            engine=GAME,
+            engine=game,
             clock=clock,
             rated=rated,
             created_ms=now,
@@ -132,23 +148,19 @@ class Seeks:
             game_id=None,
             paired_ms=None,
         )
-        other, game = await self.store.post_seek(seek, make, self._real_time_clocks())
-        if game is not None:
+        other, made = await self.store.post_seek(seek, make, real_time_clocks(engine))
+        if made is not None:
             if other is not None:
-                await self._tell(other.id, game.id)
-            return SeekState(status="paired", game_id=game.id, clock=clock, rated=rated)
+                await self._tell(other.id, made.id)
+            return SeekState(status="paired", game_id=made.id, game=game, clock=clock, rated=rated)
         return SeekState(
             status="waiting",
+            game=game,
             seek_id=seek.id,
             clock=clock,
             rated=rated,
             expires_ms=seek.expires_ms,
         )
-
-    def _real_time_clocks(self) -> set[str]:
-        """The time controls a player plays one game of at a time (not days per move)."""
-        clocks = self.catalog.engine(GAME).describe()["clocks"]
-        return {name for name, control in clocks.items() if control and not control["per_move"]}
 
     async def _tell(self, seek_id: str, game_id: str) -> None:
         """Wake the poll of a seek that was just paired, wherever it is held."""
@@ -175,7 +187,9 @@ class Seeks:
         if current.expires_ms <= self.clock.now_ms():
             return None, False
         pairs = await self.store.match_pool(
-            current, self.clock.now_ms(), lambda: self._game_maker(current.clock, current.rated)
+            current,
+            self.clock.now_ms(),
+            lambda: self._game_maker(current.engine, current.clock, current.rated),
         )
         if pairs is None:
             return current, True
@@ -237,6 +251,7 @@ class Seeks:
             await self.store.extend_seek(seek_id, self.clock.now_ms() + self.heartbeat_ms)
         return SeekState(
             status="waiting",
+            game=seek.engine,
             seek_id=seek_id,
             clock=seek.clock,
             rated=seek.rated,
@@ -273,7 +288,13 @@ class Seeks:
 
     @staticmethod
     def _paired(seek: Seek) -> SeekState:
-        return SeekState(status="paired", game_id=seek.game_id, clock=seek.clock, rated=seek.rated)
+        return SeekState(
+            status="paired",
+            game_id=seek.game_id,
+            game=seek.engine,
+            clock=seek.clock,
+            rated=seek.rated,
+        )
 
     async def cancel(self, seek_id: str, player_id: str) -> None:
         """Withdraw an open seek; 409 ``seek_paired`` (with the game) when it became one."""

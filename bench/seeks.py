@@ -81,7 +81,8 @@ class Seeker:
         """One page's seek → when its POST was answered, when it had the game id, the
         game id (None: the player's other tab dropped this seek, the poll says 404; or
         the seek was withdrawn unpaired after GIVE_UP_S)."""
-        posted = await self._send(tab, "POST", "/api/seeks", json={"clock": CLOCK})
+        body = {"game": "triangles", "clock": CLOCK}
+        posted = await self._send(tab, "POST", "/api/seeks", json=body)
         posted.raise_for_status()
         answer = posted.json()
         answered = time.perf_counter()

@@ -27,12 +27,14 @@ def _run(database_url: str, work: Any) -> Any:
     return asyncio.run(run())
 
 
-def set_rating(database_url: str, player_id: str, pool: str, **values: Any) -> None:
-    """The player's row in a Triangles pool, made anew with these values (the start
+def set_rating(
+    database_url: str, player_id: str, pool: str, engine: str = "triangles", **values: Any
+) -> None:
+    """The player's row in a pool of ``engine``, made anew with these values (the start
     rating's otherwise)."""
     row = {
         "player_id": player_id,
-        "engine": "triangles",
+        "engine": engine,
         "pool": pool,
         "rating": glicko2.START_RATING,
         "rd": glicko2.START_RD,
@@ -46,7 +48,7 @@ def set_rating(database_url: str, player_id: str, pool: str, **values: Any) -> N
     async def write(connection: Any) -> None:
         await connection.execute(
             delete(Rating).where(
-                Rating.player_id == player_id, Rating.engine == "triangles", Rating.pool == pool
+                Rating.player_id == player_id, Rating.engine == engine, Rating.pool == pool
             )
         )
         await connection.execute(insert(Rating).values(**row))
@@ -54,12 +56,14 @@ def set_rating(database_url: str, player_id: str, pool: str, **values: Any) -> N
     _run(database_url, write)
 
 
-def stored_ratings(database_url: str, pool: str) -> dict[str, dict[str, Any]]:
-    """Every player's stored Triangles row in the pool, by player id."""
+def stored_ratings(
+    database_url: str, pool: str, engine: str = "triangles"
+) -> dict[str, dict[str, Any]]:
+    """Every player's stored row in a pool of ``engine``, by player id."""
 
     async def read(connection: Any) -> dict[str, dict[str, Any]]:
         rows = await connection.execute(
-            select(Rating).where(Rating.engine == "triangles", Rating.pool == pool)
+            select(Rating).where(Rating.engine == engine, Rating.pool == pool)
         )
         return {row.player_id: dict(row._mapping) for row in rows}
 

@@ -18,16 +18,23 @@ BODY = (AppCode.BAD_JSON, AppCode.INVALID_REQUEST, AppCode.TOO_LARGE)
 @router.post(
     "/seeks",
     responses=documented(
-        *BODY, ENGINE_PARAMS, AppCode.UNKNOWN_GAME, AppCode.RATE_LIMITED, AppCode.BUSY, *WRITE
+        *BODY,
+        ENGINE_PARAMS,
+        AppCode.UNKNOWN_GAME,
+        AppCode.NO_ONLINE,
+        AppCode.RATE_LIMITED,
+        AppCode.BUSY,
+        *WRITE,
     ),
 )
 async def post_seek(
     body: SeekRequest, request: Request, svc: Svc, player_id: PlayerId
 ) -> SeekState:
-    """Play online now: paired at once with a waiting player of the same time control
-    (``paired``, the new game), or ``waiting`` in the pool: poll the seek to stay in it."""
+    """Play online now: paired at once with a waiting player of the same game and time
+    control (``paired``, the new game), or ``waiting`` in the pool: poll the seek to stay
+    in it. ``404 no_online`` for a game that is not played online."""
     address = request.client.host if request.client else "unknown"
-    return await svc.seeks.post(player_id, address, body.clock, body.rated)
+    return await svc.seeks.post(player_id, address, body.game, body.clock, body.rated)
 
 
 @router.get(

@@ -322,6 +322,9 @@ class CatalogGame(BaseModel):
     name: str
     params: dict[str, CatalogParam]
     score_order: ScoreOrder = Field(description="whether a higher or a lower score is better")
+    online_play: bool = Field(
+        description="two players may be paired by a seek (`POST /api/seeks`) for this game",
+    )
 
 
 class GameCatalog(BaseModel):
@@ -340,6 +343,7 @@ class SeekState(BaseModel):
     status: Literal["paired", "waiting"]
     game_id: str | None = Field(default=None, description="with `paired`: the new game")
     seek_id: str | None = Field(default=None, description="with `waiting`: poll or cancel it")
+    game: str | None = Field(default=None, description="the game sought")
     clock: str | None = None
     rated: bool | None = None
     expires_ms: int | None = Field(

@@ -8,8 +8,6 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, 
 from pydantic import Strict as StrictMode
 from pydantic.config import JsonDict
 
-from engines.triangles.clock import CONTROLS  # quick pairing is for Triangles (app/seeks.py)
-
 
 def _whole_number(value: Any) -> Any:
     """JSON has one kind of number: 3.0 is the integer 3 to JSON Schema, and so to the
@@ -112,21 +110,12 @@ class ClaimRequest(Strict):
 
 
 class SeekRequest(Strict):
-    """Quick pairing: a seek for an online Triangles game with this time control."""
+    """Quick pairing: a seek for an online game of ``game`` with this time control. The
+    OpenAPI document names each game that offers online play with its time controls
+    (app/wire/seek_schema.py: the games the server serves)."""
 
-    # Only a game with a clock can be rated: the schema says so (the server checks it too).
-    model_config = ConfigDict(
-        json_schema_extra={
-            "if": {"properties": {"rated": {"const": True}}, "required": ["rated"]},
-            "then": {"properties": {"clock": {"not": {"const": "none"}}}},
-        }
-    )
-
-    clock: StrictStr = Field(
-        max_length=12,
-        description="a time control of the catalog",
-        json_schema_extra={"enum": list(CONTROLS)},
-    )
+    game: StrictStr = Field(max_length=24, description="a game of the catalog with `online_play`")
+    clock: StrictStr = Field(max_length=12, description="one of that game's time controls")
     rated: StrictBool = False
 
 

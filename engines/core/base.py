@@ -149,6 +149,15 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
         docs/review.md). Default: no review; the server asks only a ``reviewable`` engine."""
         raise NotImplementedError(f"{self.name} has no review")
 
+    online_play: bool = False
+    """Default: no quick pairing. A game that has it (Triangles) says True, and has
+    ``opponent``, ``clock`` and ``rated`` params (``seek_params``)."""
+
+    def seek_params(self, clock: str, rated: bool) -> ParamsT:
+        """Default: the params ``{"opponent": "online", "clock": clock, "rated": rated}``
+        as ``parse_params`` reads them (an open second seat, that time control)."""
+        return self.parse_params({"opponent": "online", "clock": clock, "rated": rated})
+
     def daily_once(self, params: ParamsT) -> bool:
         """Default: no daily board, so nothing is played once only."""
         return False

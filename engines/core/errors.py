@@ -69,6 +69,7 @@ class AppCode(StrEnum):
     NO_RATINGS = "no_ratings"  # the game has no rated play
     SEEK_NOT_FOUND = "seek_not_found"  # no such seek of this player (or it expired)
     NO_REVIEW = "no_review"  # the game has no review (its engine reviews no game)
+    NO_ONLINE = "no_online"  # a seek for a game without online play
     PUSH_OFF = "push_off"  # push notifications are not set up on this server
     # --- 405 -------------------------------------------------------------------------
     METHOD_NOT_ALLOWED = "method_not_allowed"  # a route asked with a method it does not answer

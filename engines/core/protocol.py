@@ -306,6 +306,16 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
     reviewable: bool
     """Whether ``review`` marks the moves of a finished game."""
 
+    online_play: bool
+    """Whether two players may be paired for this game by a seek (quick pairing in the
+    lobby, its clocks, ratings and leaderboard). Such a game has time controls (the
+    catalog's ``clocks``, named by its ``clock`` param) and ``seek_params``."""
+
+    def seek_params(self, clock: str, rated: bool) -> ParamsT:
+        """The params of a game that pairs two seeks with this time control (a BadParams
+        for a control the game has not). Asked only of an ``online_play`` engine."""
+        ...
+
     def review(self, state: StateT) -> dict[str, Any]:
         """A finished game's review: ``plies`` (each move against the best one) and
         ``summary`` (per seat); CPU-heavy, the server runs it in its worker pool."""

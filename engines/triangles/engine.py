@@ -144,6 +144,7 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
         return None if state.over else state.turn
 
     reviewable = True
+    online_play = True
 
     def review(self, state: State) -> dict[str, Any]:
         """Every line of the game marked against the best one (``review.py``); a line's

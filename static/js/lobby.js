@@ -17,7 +17,7 @@ import { intlReady } from './core/intl.js';
 import { el, toast } from './core/ui.js';
 import { variantParts, variantWords } from './core/variant.js';
 import { remember } from './lobby/remember.js';
-import { initSeek, seekPlayer } from './lobby/seek.js';
+import { initSeek, seekGame, seekPlayer } from './lobby/seek.js';
 
 const OPEN_REFRESH_MS = 5000;
 
@@ -38,9 +38,10 @@ function chipKeys(game, variant, entry, param) {
   return param ? (entry.params?.[param]?.choices || []).map((choice) => `games.${game}.${param}.${choice}`) : [];
 }
 
-/** The game whose catalog offers an online opponent (the lobby's challenges). */
+/** The game of the lobby's challenges: the one chosen in "Play online now", else the
+ *  first whose catalog offers an online opponent. */
 function onlineGame() {
-  return [...(catalog?.values() ?? [])].find((g) => g.params?.opponent?.choices?.includes('online'))?.name ?? null;
+  return seekGame() ?? [...(catalog?.values() ?? [])].find((g) => g.params?.opponent?.choices?.includes('online'))?.name ?? null;
 }
 
 let catalog = null;

@@ -16,13 +16,14 @@ def test_the_catalog_is_typed_in_openapi(make_client: Any) -> None:
     games = components["GameCatalog"]["properties"]["games"]
     assert games["items"] == {"$ref": "#/components/schemas/CatalogGame"}
     entry = components["CatalogGame"]
-    assert entry["required"] == ["name", "params", "score_order"]
+    # The keys every game has, and what the app discovers of its capabilities.
+    assert entry["required"] == ["name", "params", "score_order", "online_play"]
     assert entry["additionalProperties"] is True  # each game's own facts pass through
-    assert set(entry["properties"]) == {"name", "params", "score_order"}
+    assert set(entry["properties"]) == {"name", "params", "score_order", "online_play"}
     assert components["ScoreOrder"]["enum"] == ["higher", "lower"]
     param = components["CatalogParam"]
     assert param["required"] == ["choices", "default"]
     served = client.get("/api/catalog").json()["games"]
-    assert [(g["name"], g["score_order"]) for g in served] == [
-        (name, engine.score_order.value) for name, engine in ENGINES.items()
+    assert [(g["name"], g["score_order"], g["online_play"]) for g in served] == [
+        (name, engine.score_order.value, engine.online_play) for name, engine in ENGINES.items()
     ]

@@ -115,7 +115,7 @@ def test_me_says_how_far_the_player_is_from_rated_play(client: Any, players: Any
     qualify(carol._ok_post, carol._ok_get, games=3)
     me = carol.get("/api/me").json()
     assert me == {"name": "Carol", "rated": {"triangles": {**progress, "finished": 3}}}
-    refused = carol.post("/api/seeks", json={"clock": "3+2", "rated": True})
+    refused = carol.post("/api/seeks", json={"game": "triangles", "clock": "3+2", "rated": True})
     assert refused.status_code == 403
     assert refused.json()["error"]["details"] == me["rated"]["triangles"]
     qualify(carol._ok_post, carol._ok_get, games=MIN_FINISHED - 2)  # one more than needed

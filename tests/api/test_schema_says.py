@@ -60,10 +60,14 @@ def test_the_name_rule_is_the_published_pattern(alice_bob: Any) -> None:
     assert error(lone) == (422, "invalid_request")
 
 
-def test_forms_and_choices_are_published(client: Any) -> None:
-    seek = schema_of(client, "SeekRequest")
+def test_forms_and_choices_are_published(client: Any, make_client: Any) -> None:
+    # One alternative per game played online (Triangles alone), with its time controls;
+    # a site that serves no such game (this client: Tally) publishes no valid seek.
+    assert schema_of(client, "SeekRequest")["oneOf"] == [{"not": {}}]
+    (seek,) = schema_of(make_client(), "SeekRequest")["oneOf"]
+    assert seek["properties"]["game"] == {"const": "triangles"}
     assert seek["properties"]["clock"]["enum"] == ["none", "1+1", "3+2", "5+3", "10+5", "1d", "3d"]
-    assert seek["then"] == {"properties": {"clock": {"not": {"const": "none"}}}}  # rated
+    assert seek["then"] == {"properties": {"clock": {"not": {"enum": ["none"]}}}}  # rated
     create = schema_of(client, "CreateGame")["properties"]
     assert re.fullmatch(create["number"]["pattern"], "41739205-b")
     assert re.fullmatch(create["daily"]["pattern"], "2026-12-04")

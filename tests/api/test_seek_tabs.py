@@ -98,7 +98,7 @@ def test_a_second_tab_joins_the_game_its_first_tab_is_being_paired_into(
     p, q, r = players(client, "p", "q", "r")
     services = client.app.state.services
     store, seeks = services.store, services.seeks
-    first_tab = p.post("/api/seeks", json={"clock": CLOCK}).json()
+    first_tab = p.post("/api/seeks", json={"game": "triangles", "clock": CLOCK}).json()
     assert first_tab["status"] == "waiting"
     held = HeldPairing(store, monkeypatch)
 
@@ -106,7 +106,7 @@ def test_a_second_tab_joins_the_game_its_first_tab_is_being_paired_into(
         if pairer == "post":  # q posts and takes p's waiting seek (the oldest)
             clock.advance(1)
             await add_open_seek(store, r.id, clock.now_ms())
-            pairing = seeks.post(q.id, "testclient", CLOCK, False)
+            pairing = seeks.post(q.id, "testclient", "triangles", CLOCK, False)
         else:  # q's poll finds p's older seek waiting too and matches the pool
             clock.advance(1)
             q_seek = await add_open_seek(store, q.id, clock.now_ms())
@@ -115,7 +115,7 @@ def test_a_second_tab_joins_the_game_its_first_tab_is_being_paired_into(
             pairing = seeks.poll(q_seek.id, q.id, 0, nobody)
         held.pairer = asyncio.create_task(pairing)
         await until(lambda: _set(held.held, held.pairer))
-        second_tab = asyncio.create_task(seeks.post(p.id, "testclient", CLOCK, False))
+        second_tab = asyncio.create_task(seeks.post(p.id, "testclient", "triangles", CLOCK, False))
         await until(lambda: _done_or_blocked(second_tab, store))
         held.release.set()
         return await held.pairer, await second_tab

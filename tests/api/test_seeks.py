@@ -19,7 +19,7 @@ def client(make_client: Any) -> Any:
 
 
 def seek(player: Any, clock: str = "3+2", rated: bool = False) -> dict[str, Any]:
-    response = player.post("/api/seeks", json={"clock": clock, "rated": rated})
+    response = player.post("/api/seeks", json={"game": "triangles", "clock": clock, "rated": rated})
     assert response.status_code == 200, response.text
     return response.json()  # type: ignore[no-any-return]
 
@@ -45,6 +45,7 @@ def test_a_seek_waits_then_pairs_with_the_next(client: Any, players: Any) -> Non
         "status": "paired",
         "game_id": game_id,
         "seek_id": None,
+        "game": "triangles",
         "clock": "3+2",
         "rated": False,
         "expires_ms": None,
@@ -145,11 +146,14 @@ def test_the_owner_alone_sees_a_seek(client: Any, players: Any) -> None:
     ("body", "status", "code"),
     [
         ({}, 422, "invalid_request"),
-        ({"clock": 3}, 422, "invalid_request"),
-        ({"clock": "3+2", "rated": "yes"}, 422, "invalid_request"),
-        ({"clock": "3+2", "extra": 1}, 422, "invalid_request"),
-        ({"clock": "7+7"}, 400, "bad_clock"),
-        ({"clock": "none", "rated": True}, 400, "bad_rated"),
+        ({"clock": "3+2"}, 422, "invalid_request"),  # which game?
+        ({"game": "triangles", "clock": 3}, 422, "invalid_request"),
+        ({"game": "triangles", "clock": "3+2", "rated": "yes"}, 422, "invalid_request"),
+        ({"game": "triangles", "clock": "3+2", "extra": 1}, 422, "invalid_request"),
+        ({"game": "triangles", "clock": "7+7"}, 400, "bad_clock"),
+        ({"game": "triangles", "clock": "none", "rated": True}, 400, "bad_rated"),
+        ({"game": "chess", "clock": "3+2"}, 404, "unknown_game"),
+        ({"game": "pairs", "clock": "3+2"}, 404, "no_online"),
     ],
 )
 def test_bad_seeks_are_refused(
@@ -294,7 +298,7 @@ def test_a_lost_database_is_an_outage_not_a_failure(client: Any, players: Any) -
 
     calls = {
         "seek": lambda: poll(alice, waiting["seek_id"]),
-        "post_seek": lambda: alice.post("/api/seeks", json={"clock": "3+2"}),
+        "post_seek": lambda: alice.post("/api/seeks", json={"game": "triangles", "clock": "3+2"}),
     }
     for name, call in calls.items():
         original = getattr(store, name)

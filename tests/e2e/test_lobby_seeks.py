@@ -53,7 +53,7 @@ def test_cancel_returns_to_idle_and_leaves_the_pool(desktop: Any, phone: Any) ->
     # Nobody is left in the 5+3 pool: another player's seek waits.
     bob = phone.new_page()
     bob.goto("/")
-    answer = bob.request.post("/api/seeks", data={"clock": "5+3"}).json()
+    answer = bob.request.post("/api/seeks", data={"game": "triangles", "clock": "5+3"}).json()
     assert answer["status"] == "waiting"
     assert bob.request.delete(f"/api/seeks/{answer['seek_id']}").status == 204
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app.catalog import entry as catalog_entry
 from app.wire import GameCatalog
 from engines.core.protocol import BadMove, ScoreOrder, view_base
 from engines.reference.tally import ENGINE as TALLY
@@ -37,10 +38,12 @@ def test_the_catalog_entry_is_typed_and_says_the_score_order(name: str) -> None:
     entry = engine.describe()
     assert entry["name"] == name
     assert entry["score_order"] is engine.score_order
-    served_entry = GameCatalog.model_validate({"games": [entry]}).model_dump(mode="json")
-    assert served_entry["games"][0]["score_order"] == engine.score_order.value
-    # The game's own keys pass through the schema unchanged.
-    assert set(served_entry["games"][0]) == set(entry)
+    served = GameCatalog.model_validate({"games": [catalog_entry(engine)]}).model_dump(mode="json")
+    assert served["games"][0]["score_order"] == engine.score_order.value
+    # The game's own keys pass through the schema unchanged; the app adds what it
+    # discovers of the game's capabilities.
+    assert set(served["games"][0]) == set(entry) | {"online_play"}
+    assert served["games"][0]["online_play"] is engine.online_play
 
 
 def test_score_orders() -> None:

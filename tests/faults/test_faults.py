@@ -186,7 +186,7 @@ def test_redis_lost_a_seek_still_pairs(settings: Settings, clock: FakeClock, pla
             wait_until(hub._connected.is_set)
             relay.cut()
             wait_until(lambda: not hub._connected.is_set())
-            posted = alice.post("/api/seeks", json={"clock": "3+2"})
+            posted = alice.post("/api/seeks", json={"game": "triangles", "clock": "3+2"})
             assert posted.status_code == 200, posted.text
             seek_id = posted.json()["seek_id"]
             answers: list[Any] = []
@@ -196,7 +196,7 @@ def test_redis_lost_a_seek_still_pairs(settings: Settings, clock: FakeClock, pla
             poll.start()
             seeks = client.app.state.services.seeks  # type: ignore[attr-defined]
             wait_until(lambda: seek_id in seeks.polls)
-            paired = bob.post("/api/seeks", json={"clock": "3+2"})
+            paired = bob.post("/api/seeks", json={"game": "triangles", "clock": "3+2"})
             assert paired.status_code == 200, paired.text
             took = wait_until(lambda: bool(answers), within_s=10)
             print(f"redis lost: the poll saw the pairing after {took:.2f} s")

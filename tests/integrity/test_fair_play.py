@@ -57,7 +57,8 @@ def test_a_fresh_cookie_cannot_join_seek_or_create_rated_games(client: Any, play
     alice.ready_for_rated("Alice")
     gid = alice.new_game("triangles", params=RATED)["id"]
     assert code_of(fresh.post(f"/api/games/{gid}/join")) == (403, "rated_needs_name")
-    assert code_of(fresh.post("/api/seeks", json={"clock": "3+2", "rated": True})) == (
+    seek = {"game": "triangles", "clock": "3+2", "rated": True}
+    assert code_of(fresh.post("/api/seeks", json=seek)) == (
         403,
         "rated_needs_name",
     )

@@ -61,8 +61,8 @@ async def test_two_tabs_seeking_at_once_make_one_game(
         # Two others wait (they posted at the same moment, so each found the pool empty).
         await waiting_seeks(svc, f"y{round_}", f"z{round_}")
         tabs = await asyncio.gather(
-            svc.seeks.post(seeker, "10.1.0.1", "3+2", False),
-            svc.seeks.post(seeker, "10.1.0.1", "3+2", False),
+            svc.seeks.post(seeker, "10.1.0.1", "triangles", "3+2", False),
+            svc.seeks.post(seeker, "10.1.0.1", "triangles", "3+2", False),
         )
         games = await active_games(settings, seeker)
         doubled += len(games) > 1
@@ -98,9 +98,9 @@ async def test_a_player_in_a_correspondence_game_may_still_seek_a_blitz_one(
     svc: Services, settings: Settings
 ) -> None:
     seeker = player_id_for("seeker")
-    await svc.seeks.post(player_id_for("pen-pal"), "10.0.0.1", "1d", False)
-    assert (await svc.seeks.post(seeker, "10.1.0.1", "1d", False)).status == "paired"
-    await svc.seeks.post(player_id_for("blitzer"), "10.0.0.2", "3+2", False)
-    blitz = await svc.seeks.post(seeker, "10.1.0.1", "3+2", False)
+    await svc.seeks.post(player_id_for("pen-pal"), "10.0.0.1", "triangles", "1d", False)
+    assert (await svc.seeks.post(seeker, "10.1.0.1", "triangles", "1d", False)).status == "paired"
+    await svc.seeks.post(player_id_for("blitzer"), "10.0.0.2", "triangles", "3+2", False)
+    blitz = await svc.seeks.post(seeker, "10.1.0.1", "triangles", "3+2", False)
     assert blitz.status == "paired"
     assert len(await active_games(settings, seeker)) == 2

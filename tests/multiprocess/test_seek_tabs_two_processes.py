@@ -70,7 +70,7 @@ class Tab:
         return response
 
     async def post(self) -> None:
-        response = await self.send("POST", "/api/seeks", json={"clock": CLOCK})
+        response = await self.send("POST", "/api/seeks", json={"game": "triangles", "clock": CLOCK})
         assert response.status_code == 200, response.text
         self.answer = response.json()
 

@@ -77,7 +77,9 @@ class Seeker:
     async def play_now(self, http: httpx.AsyncClient) -> None:
         for _ in range(10):  # a 503 under the burst (a pool wait past its bound) is retried,
             # as the browser retries it after its Retry-After
-            posted = await http.post("/api/seeks", json={"clock": CLOCK}, headers=self.headers)
+            posted = await http.post(
+                "/api/seeks", json={"game": "triangles", "clock": CLOCK}, headers=self.headers
+            )
             if posted.status_code != 503:
                 break
             await asyncio.sleep(0.5)

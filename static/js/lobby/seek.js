@@ -1,12 +1,14 @@
 /**
- * "Play online now": quick pairing in the lobby. The player picks a time control (the
- * catalog's clocks of the game that offers an online opponent) and, when they have a
- * name, rated or casual; POST /api/seeks either pairs them at once or puts them in the
+ * "Play online now": quick pairing in the lobby. The player picks a game (when several
+ * offer online play: the catalog's `online_play`), a time control (that game's clocks)
+ * and, when they have a name, rated or casual; POST /api/seeks either pairs them at once or puts them in the
  * pool, and the page long-polls the seek (GET /api/seeks/{id}?wait=…) until it becomes a
  * game, then goes to /g/{id}. Each poll keeps the seek alive: a closed page stops polling
  * (and withdraws the seek on its way out), so its seek leaves the pool.
  *
  *   initSeek(catalog) — wires the section once; catalog: Map name → /api/catalog entry
+ *   (the page's games; those with `online_play` are offered)
+ *   seekGame()        — the name of the game chosen (null: no game is played online)
  *   Page state: #seek-section[data-seek] = "idle" | "waiting" | "paired"
  */
 
@@ -22,6 +24,8 @@ const STORE = 'lobby.seek';
 
 const section = document.getElementById('seek-section');
 const form = document.getElementById('seek-form');
+const gamesField = document.getElementById('seek-games-field');
+const gamesBox = document.getElementById('seek-games');
 const clocksBox = document.getElementById('seek-clocks');
 const ratedRow = document.getElementById('seek-rated-row');
 const rated = document.getElementById('seek-rated');
@@ -29,7 +33,8 @@ const ratedNote = document.getElementById('seek-rated-note');
 const idle = section?.querySelector('[data-seek-idle]');
 const waiting = section?.querySelector('[data-seek-waiting]');
 
-let game = null;
+let games = []; // the catalog entries of the games played online
+let game = null; // the one chosen
 let player = null; // the /api/me answer: {name, rated: {<game>: {finished, needed, moves}}}
 let seekId = null;
 let active = false; // a search is under way (until paired, cancelled or failed)
@@ -85,10 +90,34 @@ function syncRated() {
   ratedNote.querySelector('[data-rated-reason]').textContent = refusal ? errorText(game.name, refusal) : '';
 }
 
+// One choice per game played online; shown only when there are several.
+function renderGames() {
+  const remembered = saved().game;
+  game = games.find((g) => g.name === remembered) ?? games[0];
+  gamesField.hidden = games.length < 2;
+  gamesBox.replaceChildren(
+    ...games.map(({ name }) => {
+      const label = document.createElement('label');
+      const input = Object.assign(document.createElement('input'), { type: 'radio', name: 'seek-game', value: name, checked: name === game.name });
+      const text = document.createElement('span');
+      text.textContent = t(`games.${name}.title`);
+      label.append(input, text);
+      return label;
+    }),
+  );
+}
+
+function chooseGame() {
+  const name = gamesBox.querySelector('input[name="seek-game"]:checked')?.value;
+  game = games.find((g) => g.name === name) ?? game;
+  renderClocks();
+}
+
 function renderClocks() {
   const choices = game.params.clock.choices;
   const remembered = saved();
-  const pick = choices.includes(remembered.clock) ? remembered.clock : choices.find((c) => c !== 'none') ?? choices[0];
+  const sameGame = (remembered.game ?? game.name) === game.name;
+  const pick = sameGame && choices.includes(remembered.clock) ? remembered.clock : choices.find((c) => c !== 'none') ?? choices[0];
   clocksBox.replaceChildren(
     ...choices.map((name) => {
       const label = document.createElement('label');
@@ -119,7 +148,7 @@ function tick() {
 }
 
 function describe(clock, isRated) {
-  return [clockWords(clock), isRated ? t('games.triangles.clock.rated') : t('lobby.seek.casual')].join(' · ');
+  return [clockWords(clock), isRated ? t('lobby.seek.rated') : t('lobby.seek.casual')].join(' · ');
 }
 
 function paired(gameId) {
@@ -164,14 +193,14 @@ async function start(event) {
   const clock = chosenClock();
   if (!clock) return;
   const isRated = !ratedRow.hidden && !rated.disabled && rated.checked;
-  save({ clock, rated: rated.disabled ? Boolean(saved().rated) : rated.checked });
+  save({ game: game.name, clock, rated: rated.disabled ? Boolean(saved().rated) : rated.checked });
   active = true;
   startedAt = Date.now();
   section.querySelector('[data-seek-control]').textContent = describe(clock, isRated);
   show('waiting');
   section.querySelector('[data-action="seek-cancel"]').focus();
   try {
-    const answer = await api('POST', '/api/seeks', { clock, rated: isRated });
+    const answer = await api('POST', '/api/seeks', { game: game.name, clock, rated: isRated });
     // Paired already: an opponent is waiting in that game, even if Cancel came meanwhile.
     if (answer.status === 'paired') return paired(answer.game_id);
     if (!active) {
@@ -216,10 +245,12 @@ async function cancel() {
 
 export function initSeek(catalog) {
   if (game) return; // wired already (the lobby reads its data again after an outage)
-  game = [...(catalog?.values() ?? [])].find((g) => g.params?.opponent?.choices?.includes('online') && g.params?.clock) ?? null;
-  if (!section || !game) return;
+  games = [...(catalog?.values() ?? [])].filter((g) => g.online_play && g.params?.clock);
+  if (!section || !games.length) return;
+  renderGames();
   renderClocks();
   form.addEventListener('submit', start);
+  gamesBox.addEventListener('change', chooseGame);
   clocksBox.addEventListener('change', syncRated);
   section.querySelector('[data-action="seek-cancel"]').addEventListener('click', cancel);
   // A page on its way out stops polling and withdraws its seek (it would expire anyway).
@@ -232,6 +263,11 @@ export function initSeek(catalog) {
   });
   section.hidden = false;
   show('idle');
+}
+
+/** The game chosen for online play (null: none is played online). */
+export function seekGame() {
+  return game?.name ?? null;
 }
 
 /** The player as the lobby's name form read or saved it (GET/PUT /api/me; null: unknown):
