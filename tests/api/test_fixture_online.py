@@ -128,6 +128,9 @@ def test_a_seek_pairs_a_rated_game_that_is_rated_and_ranked(
     assert [row["name"] for row in board["rows"]] == ["Alice", "Bob"]
     page = client.get(f"/leaderboard/{GAME}")
     assert page.status_code == 200 and page.text.index("Alice") < page.text.index("Bob")
+    # In the game's own words (its package's catalogs): its title and its pools.
+    assert "<h1 class=\"leaderboard__title\" id=\"leaderboard-title\">Clock Tally · " in page.text
+    assert 'data-pool="blitz">Blitz</a>' in page.text
 
 
 def test_its_clock_runs_out(client: Any, alice_bob: Any, clock: Any) -> None:
