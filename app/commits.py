@@ -2,10 +2,11 @@
 
 Under load many moves wait for the database at once. Instead of one transaction each
 (four round trips and the driver's work per move), the moves that arrive while a write
-is under way are written together by the next one: one transaction, one guarded
-``UPDATE`` for all their games and one ``INSERT`` for all their log entries. Each move
+is under way are written together by the next one: one guarded ``UPDATE`` for all their
+games and one ``INSERT`` for all their log entries (on PostgreSQL both in one statement,
+one round trip: a lone move is written so too). Each move
 keeps its own version check and is acknowledged only after the commit that holds it. A
-lone move is written at once, as before; a move that earns a record (the game ended),
+lone move is written at once; a move that earns a record (the game ended),
 or writes a column the batch does not (a daily's ``too_fast``), is written alone, in its
 own transaction.
 """
@@ -57,7 +58,7 @@ class GroupCommit:
             batch = self._next_batch()
             COMMIT_BATCH.observe(len(batch))
             try:
-                if len(batch) == 1:
+                if len(batch) == 1 and not self.store.batch_in_one_statement:
                     ((only, _),) = batch
                     written = (
                         {only.game.id}

@@ -53,6 +53,8 @@ class GameQueries:
         self._write_turn: AbstractAsyncContextManager[Any] = (
             asyncio.Lock() if serialize_writes else nullcontext()
         )
+        # The same pool, its connections outside any transaction block (one statement).
+        self._autocommit = self.db.execution_options(isolation_level="AUTOCOMMIT")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
@@ -136,15 +138,23 @@ class GameQueries:
             return False
         return True
 
+    @property
+    def batch_in_one_statement(self) -> bool:
+        """Whether ``advance_many`` writes a batch in one statement, one round trip
+        (PostgreSQL): then even a lone move is best written as a batch of one."""
+        return self.db.dialect.name == "postgresql"
+
     async def advance_many(self, batch: Sequence[Advance]) -> set[str]:
-        """Write several games' moves in one transaction, each under its own version
-        guard (one ``UPDATE … FROM``): the ids of the games written. Games whose version
-        moved are left as they are. At most one advance per game."""
-        async with self._writing() as connection:
-            if self.db.dialect.name == "postgresql":
+        """Write several games' moves atomically, each under its own version guard (one
+        ``UPDATE … FROM``): the ids of the games written. Games whose version moved are
+        left as they are, and so are their log entries. At most one advance per game."""
+        if self.batch_in_one_statement:
+            # One statement is atomic by itself: no BEGIN, no COMMIT (ADVANCE_MANY_PG).
+            async with self._autocommit.connect() as connection:
                 result = await connection.execute(ADVANCE_MANY_PG, columns_of(batch))
-            else:
-                result = await connection.execute(advance_many_statement(batch))
+                return set(result.scalars())
+        async with self._writing() as connection:
+            result = await connection.execute(advance_many_statement(batch))
             written = set(result.scalars())
             entries = [e for a in batch if a.game.id in written for e in a.entries]
             if entries:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+from sqlalchemy import event
+
 from app.clock import SystemClock
 from app.config import Settings
 from app.db import make_engine
@@ -66,4 +69,36 @@ async def test_concurrent_moves_are_written_together_and_guarded(settings: Setti
             log = await svc.reads.log(game_id, owner)
             assert [m.ply for m in log.moves] == [1] and log.version == 1
     finally:
+        await db.dispose()
+
+
+async def test_a_lone_move_is_one_statement_on_postgresql(settings: Settings) -> None:
+    """On PostgreSQL a move alone in its batch (human pace) is written by one statement
+    outside a transaction block: its guarded UPDATE and its log entry, one round trip."""
+    if not settings.async_database_url.startswith("postgresql"):
+        pytest.skip("SQLite writes a batch in a transaction of its own")
+    db = make_engine(settings)
+    svc = Services.build(
+        db, LocalHub(), LocalPresence(), MemoryLimiter(), SystemClock(), {"tally": TALLY}, settings
+    )
+    written: list[tuple[str, bool]] = []
+
+    def seen(connection: Any, _c: Any, statement: str, *_: Any) -> None:
+        if "moves" in statement and ("INSERT" in statement or "UPDATE" in statement):
+            driver = connection.connection.dbapi_connection._connection  # asyncpg's own
+            written.append((" ".join(statement.split())[:40], driver.is_in_transaction()))
+
+    try:
+        owner = player_id_for("owner")
+        _, game = await svc.lifecycle.create(
+            owner, "127.0.0.1", "tally", {"opponent": "human", "limit": 50}, None, None, False
+        )
+        event.listen(db.sync_engine, "before_cursor_execute", seen)
+        played = await svc.moves.play(game.id, owner, 0, {"type": "add", "n": 2})
+        assert played.game.version == 1
+        assert written == [("WITH written AS ( UPDATE games SET versi", False)]
+        log = await svc.reads.log(game.id, owner)
+        assert [(m.ply, m.move) for m in log.moves] == [(1, {"type": "add", "n": 2})]
+    finally:
+        event.remove(db.sync_engine, "before_cursor_execute", seen)
         await db.dispose()
