@@ -80,7 +80,11 @@ def candidates(engine: Any, state: Any, view: Any, rng: random.Random) -> list[d
         return [{"type": "add", "n": rng.randint(1, 3)}, {"type": "claim"}, {"type": "resign"}]
     if name == "lampsout":
         return [{"type": "press", "lamp": rng.randrange(len(view["lamps"]))}]
-    moves = [] if engine.outcome(state) else [engine.dump_move(engine.computer_move(state))]
+    # Triangles, and a game not named above: the computer's move, if it has one.
+    try:
+        moves = [engine.dump_move(engine.computer_move(state))]
+    except EngineError:
+        moves = []
     return [*moves, {"type": "claim"}, {"type": "resign"}]
 
 
