@@ -17,9 +17,11 @@ from app.config import Settings
 from app.main import create_app
 from app.wire.answers import GAME_TYPE
 from app.wire.game_schema import REF, game_title
+from engines.core.base import BaseEngine
 from engines.registry import ENGINES, served
 from tests.engines.test_typed_views import candidates
 from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
+from tests.fixtures.games.lampsout import LampsOut
 
 PER_GAME = ("Snapshot", "CreatedGame", "LoadedGame", "MoveResult", "Verified", "StateFrame")
 
@@ -128,3 +130,18 @@ def test_the_answers_of_a_game_are_valid_by_its_own_schemas(
     assert not validator(doc, "MoveResult").is_valid(
         {**result, "view": {**result["view"], "secret": 1}}
     )
+
+
+class Undeclared(LampsOut):
+    """The fixture game under another name, declaring nothing: BaseEngine's defaults."""
+
+    name = "plain_game"
+    view_type = BaseEngine.view_type
+    event_type = BaseEngine.event_type
+
+
+def test_a_game_that_declares_nothing_is_published_as_json_objects(settings: Settings) -> None:
+    schemas = document(settings, served(Undeclared()))["components"]["schemas"]
+    assert schemas["PlainGameView"] == {"type": "object", "additionalProperties": True}
+    assert schemas["PlainGameEvent"] == {"type": "object", "additionalProperties": True}
+    assert schemas["PlainGameSnapshot"]["properties"]["game"]["const"] == "plain_game"
