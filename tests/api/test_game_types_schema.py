@@ -20,6 +20,7 @@ from app.wire.game_schema import REF, game_title
 from engines.core.base import BaseEngine
 from engines.registry import ENGINES, served
 from tests.engines.test_typed_views import candidates
+from tests.fixtures.games.clocktally import ENGINE as CLOCKTALLY
 from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
 from tests.fixtures.games.lampsout import LampsOut
 
@@ -68,9 +69,12 @@ def test_every_game_of_the_registry_has_its_types(settings: Settings) -> None:
 
 
 def test_a_game_served_besides_the_registry_joins_the_document(settings: Settings) -> None:
-    schemas = document(settings, served(LAMPSOUT))["components"]["schemas"]
+    schemas = document(settings, served(LAMPSOUT, CLOCKTALLY))["components"]["schemas"]
     assert {"LampsoutView", "LampsoutEvent", "LampsoutToggled", "LampsoutSnapshot"} <= set(
         schemas
+    )
+    assert {"ClocktallyView", "ClocktallyClock", "ClocktallyEvent", "ClocktallyStateFrame"} <= (
+        set(schemas)
     )
     assert schemas["Snapshot"]["discriminator"]["mapping"]["lampsout"] == REF.format(
         model="LampsoutSnapshot"

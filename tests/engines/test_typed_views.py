@@ -21,10 +21,17 @@ from engines.core.base import BaseEngine
 from engines.core.protocol import EngineError, closed
 from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES
+from tests.fixtures.games.clocktally import ENGINE as CLOCKTALLY
 from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
 from tests.profile import examples
 
-ALL: dict[str, Any] = {**ENGINES, TALLY.name: TALLY, LAMPSOUT.name: LAMPSOUT}
+# The registry's games, the reference engine and the fixture games.
+ALL: dict[str, Any] = {
+    **ENGINES,
+    TALLY.name: TALLY,
+    LAMPSOUT.name: LAMPSOUT,
+    CLOCKTALLY.name: CLOCKTALLY,
+}
 PLIES = 80  # moves tried per game at most
 
 
@@ -76,7 +83,7 @@ def candidates(engine: Any, state: Any, view: Any, rng: random.Random) -> list[d
         if rng.random() < 0.2:  # now and then a shuffle, a pause or a resume first
             rng.shuffle(moves)
         return moves
-    if name == "tally":
+    if name in ("tally", "clocktally"):
         return [{"type": "add", "n": rng.randint(1, 3)}, {"type": "claim"}, {"type": "resign"}]
     if name == "lampsout":
         return [{"type": "press", "lamp": rng.randrange(len(view["lamps"]))}]
