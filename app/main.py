@@ -50,6 +50,7 @@ from app.outage import OUTAGES, is_outage
 from app.presence import make_presence
 from app.services import Services
 from app.verify import VERIFY_BODY_BYTES
+from app.wire.game_schema import publish_game_types
 from app.wire.seek_schema import publish_seek_games
 from app.wire.socket_schema import publish_socket_frames
 from engines.core.errors import AppCode
@@ -73,10 +74,12 @@ class Site(FastAPI):
         return SecurityHeadersMiddleware(cast(ASGIApp, inner))
 
     def openapi(self) -> dict[str, Any]:
-        """FastAPI's document of the REST routes, with the game socket's frames."""
+        """FastAPI's document of the REST routes, with the game socket's frames and the
+        served games' views and events (``app/wire/game_schema.py``)."""
         if self.openapi_schema is None:
             document = publish_socket_frames(super().openapi())
-            self.openapi_schema = publish_seek_games(document, self.state.engines)
+            document = publish_seek_games(document, self.state.engines)
+            self.openapi_schema = publish_game_types(document, self.state.engines)
         return self.openapi_schema
 
 

@@ -187,7 +187,7 @@ class MovePath:
             return game, state
         try:
             return await self.commit(
-                game, engine, Step(ticked, [LogEntry(None, None, at_ms)], events)
+                game, engine, Step(ticked, [LogEntry(None, None, at_ms)], list(events))
             )
         except AppError:  # someone else changed it meanwhile: show theirs
             return await self.current(await self.store.game(game.id))
@@ -205,7 +205,7 @@ class MovePath:
     ) -> Step:
         at_ms = self.clock.now_ms() - game.started_ms
         state, events = engine.tick(state, at_ms)
-        step = Step(state, [LogEntry(None, None, at_ms)] if events else [], events)
+        step = Step(state, [LogEntry(None, None, at_ms)] if events else [], list(events))
         seat = viewer_seat(engine, state, mine)
         assert seat is not None
         try:

@@ -1,8 +1,9 @@
 """The typed wire: every request body, REST answer, WebSocket frame and hub message.
 
 Routes declare these as their response models, so the OpenAPI schema describes each
-answer exactly. A game's ``view`` and ``events`` are the engine's JSON (its keys are in
-ARCHITECTURE.md, per game) and stay free-form here.
+answer exactly. A game's ``view`` and ``events`` are the engine's JSON, passed through
+unvalidated; their schemas are the served engines' declarations (``view_type``,
+``event_type``), put into the OpenAPI document by ``game_schema``.
 
 One package: ``requests`` (bodies), ``answers`` (REST; ``replays``: replay and review),
 ``frames`` (sockets and the hub) and ``ratings`` (rating changes, the leaderboard);

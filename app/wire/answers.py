@@ -3,21 +3,30 @@ reviews: ``app.wire.replays``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    WithJsonSchema,
 )
 
 from app.models import GameStatus
 from app.wire.ratings import RatingChange
 from engines.core.protocol import ScoreOrder
 
-View = dict[str, Any]
-Event = dict[str, Any]
+GAME_TYPE = "x-game-type"
+"""Marks where a game's view or events stand in a model's JSON schema: the OpenAPI
+document puts the served engines' declarations there (``app.wire.game_schema``)."""
+
+View = Annotated[Mapping[str, Any], WithJsonSchema({"type": "object", GAME_TYPE: "view"})]
+"""A game's view (its engine's ``view_type``), passed through as the engine made it:
+never validated again on its way out."""
+Event = Annotated[Mapping[str, Any], WithJsonSchema({"type": "object", GAME_TYPE: "event"})]
+"""One of a game's events (its engine's ``event_type``), passed through likewise."""
 
 # --- errors -------------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from engines.blocks import params as params_codec
 from engines.blocks import play
+from engines.blocks.events import BlocksEvent
 from engines.blocks.moves import (
     Continue,
     Finish,
@@ -42,14 +43,16 @@ from engines.blocks.moves import (
 from engines.blocks.params import Params
 from engines.blocks.rulesets import BlocksEntry, catalog, ruleset_of
 from engines.blocks.state import State, dump_state, load_state
-from engines.blocks.view import build_view
+from engines.blocks.view import BlocksView, build_view
 from engines.core.base import BaseEngine
 from engines.core.errors import ErrorCode
-from engines.core.protocol import BadMove, Event, HonourPace, IllegalMove, Outcome, RecordEntry
+from engines.core.protocol import BadMove, HonourPace, IllegalMove, Outcome, RecordEntry
 
 
 class BlocksEngine(BaseEngine[Params, State, Move]):
     name = "blocks"
+    view_type = BlocksView
+    event_type = BlocksEvent
     # A piece is picked up, dragged and dropped (or chosen and placed with three keys):
     # under 400 ms a piece on average, or half the pieces within 100 ms of the one
     # before, is no person's play (README).
@@ -93,7 +96,7 @@ class BlocksEngine(BaseEngine[Params, State, Move]):
 
     def apply(
         self, state: State, move: Move, at_ms: int, seat: int = 0
-    ) -> tuple[State, list[Event]]:
+    ) -> tuple[State, list[BlocksEvent]]:
         if seat != 0:
             raise IllegalMove(ErrorCode.NOT_YOUR_SEAT, "a blocks game has one seat, seat 0")
         rules = ruleset_of(state.params)
@@ -115,10 +118,10 @@ class BlocksEngine(BaseEngine[Params, State, Move]):
             raise BadMove(ErrorCode.UNKNOWN_MOVE, f"not a blocks move: {move!r:.60}")
         return after, events
 
-    def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
+    def tick(self, state: State, at_ms: int) -> tuple[State, list[BlocksEvent]]:
         return play.tick(ruleset_of(state.params), state, at_ms)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> BlocksView:
         return build_view(ruleset_of(state.params), state)
 
     # --- results ---------------------------------------------------------------------------

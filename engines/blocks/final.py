@@ -8,12 +8,41 @@ in particular: the grid was simply too full).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, NotRequired, cast
 
+from typing_extensions import TypedDict
+
+from engines.blocks.events import BlocksPiece, BlocksReason
 from engines.blocks.play import piece_json, placeable
 from engines.blocks.rulesets import Ruleset
 from engines.blocks.shapes import Shape
 from engines.blocks.state import State
+from engines.core.protocol import closed
+
+
+@closed
+class BlocksTip(TypedDict):
+    """Which room to keep free: ``code`` and the numbers it words."""
+
+    code: Literal["keep_open", "keep_row", "keep_col", "keep_square", "keep_rect", "keep_area"]
+    length: NotRequired[int]
+    size: NotRequired[int]
+    rows: NotRequired[int]
+    cols: NotRequired[int]
+
+
+@closed
+class BlocksFinal(TypedDict):
+    """The final card of a finished game (the view's ``final``)."""
+
+    reason: BlocksReason
+    score: int
+    lines: int
+    best_combo: int
+    placements: int
+    time_ms: int
+    stuck: list[BlocksPiece]
+    tip: BlocksTip
 
 
 def stuck_pieces(rules: Ruleset, state: State) -> list[int]:
@@ -21,35 +50,38 @@ def stuck_pieces(rules: Ruleset, state: State) -> list[int]:
     return [piece for _, piece in state.remaining() if not placeable(rules, state.board, piece)]
 
 
-def tip(shapes: list[Shape]) -> dict[str, Any]:
+def tip(shapes: list[Shape]) -> BlocksTip:
     """Keep free the room the hardest stuck piece needs: the one with the largest box
     (ties: more cells, then the first in hand)."""
+    keep: BlocksTip = {"code": "keep_open"}  # a dict literal: mypy checks its keys
     if not shapes:
-        return {"code": "keep_open"}
+        return keep
     hardest = max(shapes, key=lambda s: (s.height * s.width, s.size))
     height, width = hardest.height, hardest.width
     if height == 1 and width == 1:
-        return {"code": "keep_open"}
+        return keep
     if height == 1:
-        return {"code": "keep_row", "length": width}
-    if width == 1:
-        return {"code": "keep_col", "length": height}
-    if hardest.size == height * width:
-        if height == width:
-            return {"code": "keep_square", "size": height}
-        return {"code": "keep_rect", "rows": height, "cols": width}
-    return {"code": "keep_area", "rows": height, "cols": width}
+        keep = {"code": "keep_row", "length": width}
+    elif width == 1:
+        keep = {"code": "keep_col", "length": height}
+    elif hardest.size == height * width and height == width:
+        keep = {"code": "keep_square", "size": height}
+    elif hardest.size == height * width:
+        keep = {"code": "keep_rect", "rows": height, "cols": width}
+    else:
+        keep = {"code": "keep_area", "rows": height, "cols": width}
+    return keep
 
 
-def final_card(rules: Ruleset, state: State) -> dict[str, Any]:
+def final_card(rules: Ruleset, state: State) -> BlocksFinal:
     stuck = stuck_pieces(rules, state)
-    return {
-        "reason": state.end_reason,
-        "score": state.score,
-        "lines": state.lines,
-        "best_combo": state.best_combo,
-        "placements": state.placements,
-        "time_ms": state.end_ms,
-        "stuck": [piece_json(rules, piece) for piece in stuck],
-        "tip": tip([rules.shapes[piece] for piece in stuck]),
-    }
+    return BlocksFinal(
+        reason=cast(BlocksReason, state.end_reason),
+        score=state.score,
+        lines=state.lines,
+        best_combo=state.best_combo,
+        placements=state.placements,
+        time_ms=state.end_ms,
+        stuck=[piece_json(rules, piece) for piece in stuck],
+        tip=tip([rules.shapes[piece] for piece in stuck]),
+    )

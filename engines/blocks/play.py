@@ -7,9 +7,23 @@ events of what happened; they never mutate their input.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from engines.blocks.dealing import Hand
+from engines.blocks.events import (
+    BlocksCleared,
+    BlocksContinued,
+    BlocksDealt,
+    BlocksEvent,
+    BlocksGravity,
+    BlocksGridCleared,
+    BlocksNewSet,
+    BlocksOver,
+    BlocksPiece,
+    BlocksPlaced,
+    BlocksRotated,
+    BlocksStuck,
+    BlocksZenClearedRow,
+)
 from engines.blocks.params import Params
 from engines.blocks.rulesets import Ruleset, ruleset_of
 from engines.blocks.scoring import ComboState
@@ -17,7 +31,7 @@ from engines.blocks.state import EMPTY, State
 from engines.core.bits import bits
 from engines.core.errors import ErrorCode
 from engines.core.numbers import check_seed
-from engines.core.protocol import Event, IllegalMove
+from engines.core.protocol import IllegalMove
 from engines.core.rng import Rng
 
 CONTINUE_ROWS = 4  # Continue empties at most this many rows
@@ -68,12 +82,12 @@ def cells_json(rules: Ruleset, mask: int) -> list[list[int]]:
     return [list(rules.grid.cell_of(i)) for i in bits(mask)]
 
 
-def piece_json(rules: Ruleset, piece: int) -> dict[str, Any]:
+def piece_json(rules: Ruleset, piece: int) -> BlocksPiece:
     shape = rules.shapes[piece]
-    return {"name": shape.name, "kind": shape.kind, "cells": [list(c) for c in shape.cells]}
+    return BlocksPiece(name=shape.name, kind=shape.kind, cells=[list(c) for c in shape.cells])
 
 
-def hand_json(rules: Ruleset, hand: Hand) -> list[dict[str, Any] | None]:
+def hand_json(rules: Ruleset, hand: Hand) -> list[BlocksPiece | None]:
     return [None if piece == EMPTY else piece_json(rules, piece) for piece in hand]
 
 
@@ -107,44 +121,46 @@ def empty_cells(colours: tuple[int, ...], mask: int) -> tuple[int, ...]:
 
 
 def deal_hand(
-    rules: Ruleset, rng_state: int, board: int, score: int, events: list[Event]
+    rules: Ruleset, rng_state: int, board: int, score: int, events: list[BlocksEvent]
 ) -> tuple[Hand, int]:
     """A new set for ``board`` (with the ruleset's guarantee) and the new rng state."""
     rng = Rng(rng_state)
     hand = rules.dealer.deal(rng, board, score, rules.table, rules.grid.full)
-    events.append({"type": "dealt", "hand": hand_json(rules, hand)})
+    events.append(BlocksDealt(type="dealt", hand=hand_json(rules, hand)))
     return hand, rng.state
 
 
-def deal(rules: Ruleset, state: State, events: list[Event]) -> State:
+def deal(rules: Ruleset, state: State, events: list[BlocksEvent]) -> State:
     hand, rng_state = deal_hand(rules, state.rng, state.board, state.score, events)
     return replace(state, rng=rng_state, hand=hand, sets=state.sets + 1)
 
 
-def settle(rules: Ruleset, state: State, at_ms: int, events: list[Event]) -> State:
+def settle(rules: Ruleset, state: State, at_ms: int, events: list[BlocksEvent]) -> State:
     """After a change of board or hand: go on, wait for a New set, refill (Zen), or end."""
     if any_placeable(rules, state.board, state.hand):
         return state
     if rules.zen:
         return zen_refill(rules, state, events)
     if rules.tokens is not None and state.tokens > 0:
-        events.append({"type": "stuck", "tokens": state.tokens})
+        events.append(BlocksStuck(type="stuck", tokens=state.tokens))
         return state
-    events.append({"type": "over", "reason": "stuck"})
+    events.append(BlocksOver(type="over", reason="stuck"))
     return replace(state, end_reason="stuck", end_ms=at_ms)
 
 
-def zen_refill(rules: Ruleset, state: State, events: list[Event]) -> State:
+def zen_refill(rules: Ruleset, state: State, events: list[BlocksEvent]) -> State:
     """Zen when nothing fits: three new pieces; while none of them fits, clear the fullest
     row (an empty grid takes every piece, so this ends)."""
     rng = Rng(state.rng)
     hand = rules.dealer.draw_set(rng, state.score)
-    events.append({"type": "dealt", "hand": hand_json(rules, hand), "refill": True})
+    events.append(BlocksDealt(type="dealt", hand=hand_json(rules, hand), refill=True))
     board, colours = state.board, state.colours
     while not any_placeable(rules, board, hand):
         row = fullest_row(rules, board)
         mask = board & rules.grid.row_mask(row)
-        events.append({"type": "zen_cleared_row", "row": row, "cells": cells_json(rules, mask)})
+        events.append(
+            BlocksZenClearedRow(type="zen_cleared_row", row=row, cells=cells_json(rules, mask))
+        )
         board &= ~mask
         colours = empty_cells(colours, mask)
     return replace(
@@ -177,7 +193,7 @@ def fall(rules: Ruleset, colours: tuple[int, ...], full_rows: list[int]) -> tupl
 
 
 def place(rules: Ruleset, state: State, slot: int, row: int, col: int, at_ms: int) -> tuple[
-    State, list[Event]
+    State, list[BlocksEvent]
 ]:
     piece = hand_piece(state, slot)
     grid = rules.grid
@@ -213,31 +229,31 @@ def place(rules: Ruleset, state: State, slot: int, row: int, col: int, at_ms: in
     emptied = lines > 0 and board == 0
     points = rules.scorer.points(shape.size, lines, combo.combo, emptied)
 
-    events: list[Event] = [
-        {
-            "type": "placed",
-            "piece": slot,
-            "row": row,
-            "col": col,
-            "kind": shape.kind,
-            "cells": [list(divmod(i, grid.cols)) for i in covered],
-            "points": points.total,
-        }
+    events: list[BlocksEvent] = [
+        BlocksPlaced(
+            type="placed",
+            piece=slot,
+            row=row,
+            col=col,
+            kind=shape.kind,
+            cells=[list(divmod(i, grid.cols)) for i in covered],
+            points=points.total,
+        )
     ]
     if lines:
         events.append(
-            {
-                "type": "cleared",
-                "rows": full_rows,
-                "cols": full_cols,
-                "cells": cells_json(rules, cleared),
-                "points": points.lines,
-                "combo": combo.combo,
-            }
+            BlocksCleared(
+                type="cleared",
+                rows=full_rows,
+                cols=full_cols,
+                cells=cells_json(rules, cleared),
+                points=points.lines,
+                combo=combo.combo,
+            )
         )
     tokens = state.tokens
     if emptied and points.bonus:
-        grid_event: Event = {"type": "grid_cleared", "bonus": points.bonus}
+        grid_event = BlocksGridCleared(type="grid_cleared", bonus=points.bonus)
         if rules.tokens is not None:
             tokens = min(tokens + rules.tokens.per_cleared_grid, rules.tokens.cap)
             grid_event["tokens"] = tokens
@@ -246,7 +262,7 @@ def place(rules: Ruleset, state: State, slot: int, row: int, col: int, at_ms: in
     if rules.gravity and full_rows:
         board, new_colours, moves = fall(rules, new_colours, full_rows)
         if moves:
-            events.append({"type": "gravity", "moves": moves})
+            events.append(BlocksGravity(type="gravity", moves=moves))
 
     hand: Hand = (
         EMPTY if slot == 0 else state.hand[0],
@@ -285,23 +301,30 @@ def place(rules: Ruleset, state: State, slot: int, row: int, col: int, at_ms: in
 # --- the other moves -----------------------------------------------------------------------
 
 
-def rotate(rules: Ruleset, state: State, slot: int, at_ms: int) -> tuple[State, list[Event]]:
+def rotate(rules: Ruleset, state: State, slot: int, at_ms: int) -> tuple[State, list[BlocksEvent]]:
     if rules.rotations is None:
         raise IllegalMove("rotation_off", "pieces do not turn in this game")
     piece = hand_piece(state, slot)
     turned = rules.rotations[piece]
     hand = list(state.hand)
     hand[slot] = turned
-    event: Event = {"type": "rotated", "piece": slot, **piece_json(rules, turned)}
+    piece_shown = piece_json(rules, turned)
+    event = BlocksRotated(
+        type="rotated",
+        piece=slot,
+        name=piece_shown["name"],
+        kind=piece_shown["kind"],
+        cells=piece_shown["cells"],
+    )
     return replace(state, hand=(hand[0], hand[1], hand[2]), last_ms=at_ms), [event]
 
 
-def new_set(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[Event]]:
+def new_set(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[BlocksEvent]]:
     if rules.tokens is None:
         raise IllegalMove("not_allowed", "this game has no New set")
     if state.tokens <= 0:
         raise IllegalMove("no_tokens", "no New set is left")
-    events: list[Event] = [{"type": "new_set", "tokens": state.tokens - 1}]
+    events: list[BlocksEvent] = [BlocksNewSet(type="new_set", tokens=state.tokens - 1)]
     after = deal(rules, replace(state, tokens=state.tokens - 1, last_ms=at_ms), events)
     return settle(rules, after, at_ms, events), events
 
@@ -331,7 +354,7 @@ def can_continue(rules: Ruleset, state: State) -> bool:
     )
 
 
-def continue_game(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[Event]]:
+def continue_game(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[BlocksEvent]]:
     if not rules.continue_offered:
         raise IllegalMove("continue_not_allowed", "this game offers no Continue")
     if not state.over:
@@ -360,19 +383,19 @@ def continue_game(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list
         last_ms=at_ms,
     )
     removed = cells_json(rules, state.board & mask)
-    return after, [{"type": "continued", "rows": rows, "cells": removed}]
+    return after, [BlocksContinued(type="continued", rows=rows, cells=removed)]
 
 
-def finish(state: State, at_ms: int) -> tuple[State, list[Event]]:
+def finish(state: State, at_ms: int) -> tuple[State, list[BlocksEvent]]:
     return replace(state, end_reason="finished", end_ms=at_ms, last_ms=at_ms), [
-        {"type": "over", "reason": "finished"}
+        BlocksOver(type="over", reason="finished")
     ]
 
 
-def tick(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[Event]]:
+def tick(rules: Ruleset, state: State, at_ms: int) -> tuple[State, list[BlocksEvent]]:
     limit = rules.time_limit_ms
     if limit is None or state.over or at_ms < limit:
         return state, []
     return replace(state, end_reason="time_up", end_ms=limit), [
-        {"type": "over", "reason": "time_up"}
+        BlocksOver(type="over", reason="time_up")
     ]

@@ -29,6 +29,7 @@ from engines.core.protocol import (
     ScoreOrder,
     SeatKind,
     StateT,
+    ViewBase,
 )
 
 
@@ -38,6 +39,10 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
     name: str
     score_order: ScoreOrder = ScoreOrder.HIGHER
     """Default: the higher score is the better one."""
+    view_type: Any = dict[str, Any]
+    """Default: a view declared no further than JSON (a game declares its TypedDict)."""
+    event_type: Any = dict[str, Any]
+    """Default: events declared no further than JSON (a game declares their union)."""
     view_by_seat: bool = False
     """Default: every seat and every spectator gets the same view (nothing is hidden)."""
     claim_after_ms: int | None = None
@@ -85,9 +90,9 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
     @abstractmethod
     def apply(
         self, state: StateT, move: MoveT, at_ms: int, seat: int = 0
-    ) -> tuple[StateT, list[Event]]: ...
+    ) -> tuple[StateT, Sequence[Event]]: ...
     @abstractmethod
-    def view(self, state: StateT, seat: int | None) -> dict[str, Any]: ...
+    def view(self, state: StateT, seat: int | None) -> ViewBase: ...
     @abstractmethod
     def outcome(self, state: StateT) -> Outcome | None: ...
     @abstractmethod
@@ -96,7 +101,7 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
     def load_state(self, data: Mapping[str, Any]) -> StateT: ...
 
     # --- defaults -----------------------------------------------------------------------
-    def tick(self, state: StateT, at_ms: int) -> tuple[StateT, list[Event]]:
+    def tick(self, state: StateT, at_ms: int) -> tuple[StateT, Sequence[Event]]:
         """Default: no time rule, so the clock alone never changes the state."""
         return state, []
 

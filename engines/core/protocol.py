@@ -20,12 +20,29 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NotRequired, Protocol, TypedDict, TypeVar
+from typing import Any, NotRequired, Protocol, TypeVar
+
+# pydantic reads the views' and events' TypedDicts (the OpenAPI document, the tests), and
+# on Python 3.11 only typing_extensions' TypedDict carries what it needs.
+from typing_extensions import TypedDict
 
 from engines.core.errors import ErrorCode
 
-Event = dict[str, Any]
-"""Something that happened in a move, for the client to animate: ``{"type": ..., ...}``."""
+Event = Mapping[str, Any]
+"""Something that happened in a move, for the client to animate: ``{"type": ..., ...}``.
+Each engine declares its own (TypedDicts with ``type: Literal[...]``, their union its
+``event_type``); the platform passes them through as they are."""
+
+TypedDictT = TypeVar("TypedDictT", bound=type)
+
+
+def closed(declaration: TypedDictT) -> TypedDictT:
+    """A view's or an event's TypedDict has no keys but its declared ones: pydantic (the
+    OpenAPI document's ``additionalProperties: false``, the tests that check every view
+    and event an engine sends) refuses any other. Engines import no pydantic: this is
+    its config, ``extra="forbid"``, written as the plain dict it reads."""
+    setattr(declaration, "__pydantic_config__", {"extra": "forbid"})  # noqa: B010
+    return declaration
 
 ParamsT = TypeVar("ParamsT")
 StateT = TypeVar("StateT")
@@ -159,6 +176,7 @@ class HonourPace:
     resume: str | None = None
 
 
+@closed
 class ViewBase(TypedDict):
     """The keys every view carries besides its game's own: the ones the platform reads.
 
@@ -238,6 +256,12 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
     information); the server then sends each seat its own view."""
     score_order: ScoreOrder
     """Whether a higher or a lower score is better (records, statistics, honour boards)."""
+    view_type: Any
+    """The view's declaration, a TypedDict deriving from ``ViewBase`` (``PairsView``):
+    what ``view`` returns. The OpenAPI document publishes it as ``<Game>View``."""
+    event_type: Any
+    """The events' declaration, the union of TypedDicts with ``type: Literal[...]``
+    (``PairsEvent``): what ``apply`` and ``tick`` return. Published as ``<Game>Event``."""
     claim_after_ms: int | None
     """How long the player to move must have been silent (and, the server adds, away)
     before the other may claim the win with ``{"type": "claim"}``; None: no claims."""
@@ -248,10 +272,11 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
     def parse_move(self, raw: Mapping[str, Any]) -> MoveT: ...
     def apply(
         self, state: StateT, move: MoveT, at_ms: int, seat: int = 0
-    ) -> tuple[StateT, list[Event]]: ...
-    def tick(self, state: StateT, at_ms: int) -> tuple[StateT, list[Event]]: ...
-    def view(self, state: StateT, seat: int | None) -> dict[str, Any]:
-        """The game's JSON for ``seat``: its own keys and the ``ViewBase`` keys."""
+    ) -> tuple[StateT, Sequence[Event]]: ...
+    def tick(self, state: StateT, at_ms: int) -> tuple[StateT, Sequence[Event]]: ...
+    def view(self, state: StateT, seat: int | None) -> ViewBase:
+        """The game's JSON for ``seat``: its own keys and the ``ViewBase`` keys (an
+        engine returns its ``view_type``, which derives from ``ViewBase``)."""
         ...
 
     def outcome(self, state: StateT) -> Outcome | None: ...

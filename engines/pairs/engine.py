@@ -7,18 +7,21 @@ from typing import Any
 
 from engines.core.base import BaseEngine
 from engines.core.errors import ErrorCode
-from engines.core.protocol import BadParams, Event, HonourPace, Outcome, RecordEntry
+from engines.core.protocol import BadParams, HonourPace, Outcome, RecordEntry
 from engines.pairs import numbering, rules
 from engines.pairs import params as params_module
 from engines.pairs import state as state_module
+from engines.pairs.events import PairsEvent
 from engines.pairs.moves import Move, dump_move, parse_move
 from engines.pairs.params import DEFAULT_MODE, Params
 from engines.pairs.state import State
-from engines.pairs.view import view
+from engines.pairs.view import PairsView, view
 
 
 class PairsEngine(BaseEngine[Params, State, Move]):
     name = "pairs"
+    view_type = PairsView
+    event_type = PairsEvent
     paced_moves = frozenset({"pause", "resume"})
     # A person sees the tiles, finds a pair and taps two tiles (two aimed taps alone
     # take some 500 ms): 750 ms a pair over a whole board is faster than anyone plays; a
@@ -46,13 +49,13 @@ class PairsEngine(BaseEngine[Params, State, Move]):
 
     def apply(
         self, state: State, move: Move, at_ms: int, seat: int = 0
-    ) -> tuple[State, list[Event]]:
+    ) -> tuple[State, list[PairsEvent]]:
         return rules.apply(state, move, at_ms, seat)
 
-    def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
+    def tick(self, state: State, at_ms: int) -> tuple[State, list[PairsEvent]]:
         return rules.tick(state, at_ms)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> PairsView:
         return view(state, seat)
 
     def outcome(self, state: State) -> Outcome | None:

@@ -7,13 +7,24 @@ IllegalMove with a stable code and leave the state as it was.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import cast
 
 from engines.core.errors import ErrorCode
 from engines.core.numbers import check_seed
-from engines.core.protocol import BadMove, Event, IllegalMove
+from engines.core.protocol import BadMove, IllegalMove
 from engines.core.rng import Rng
 from engines.pairs.clock import Clock
+from engines.pairs.events import (
+    PairsEvent,
+    PairsHint,
+    PairsHintEvent,
+    PairsOver,
+    PairsPaused,
+    PairsReason,
+    PairsRemoved,
+    PairsResumed,
+    PairsShuffled,
+)
 from engines.pairs.generator import new_board, reshuffle
 from engines.pairs.grid import EMPTY, Grid, Point
 from engines.pairs.moves import Move
@@ -49,7 +60,7 @@ def new_game(params: Params, seed: int) -> State:
     )
 
 
-def apply(state: State, move: Move, at_ms: int, seat: int = 0) -> tuple[State, list[Event]]:
+def apply(state: State, move: Move, at_ms: int, seat: int = 0) -> tuple[State, list[PairsEvent]]:
     if seat != 0:
         raise IllegalMove(ErrorCode.NOT_YOUR_SEAT, "Pairs has one seat, seat 0")
     if state.over:
@@ -61,11 +72,11 @@ def apply(state: State, move: Move, at_ms: int, seat: int = 0) -> tuple[State, l
     if move.kind == "pause":
         if clock.paused:
             raise IllegalMove("already_paused", "the game is already paused")
-        return replace(state, clock=clock.pause(at_ms)), [{"type": "paused"}]
+        return replace(state, clock=clock.pause(at_ms)), [PairsPaused(type="paused")]
     if move.kind == "resume":
         if not clock.paused:
             raise IllegalMove("not_paused", "the game is not paused")
-        return replace(state, clock=clock.resume(at_ms)), [{"type": "resumed"}]
+        return replace(state, clock=clock.resume(at_ms)), [PairsResumed(type="resumed")]
     if clock.paused:
         raise IllegalMove("paused", "the game is paused; resume it first")
     if move.kind == "pair":
@@ -78,7 +89,7 @@ def apply(state: State, move: Move, at_ms: int, seat: int = 0) -> tuple[State, l
     raise BadMove(ErrorCode.UNKNOWN_MOVE, f"not a Pairs move: {move!r:.60}")
 
 
-def tick(state: State, at_ms: int) -> tuple[State, list[Event]]:
+def tick(state: State, at_ms: int) -> tuple[State, list[PairsEvent]]:
     """End a timed game whose countdown has reached zero by ``at_ms``; otherwise no change."""
     clock = state.clock
     remaining = clock.remaining_at(at_ms)
@@ -88,7 +99,7 @@ def tick(state: State, at_ms: int) -> tuple[State, list[Event]]:
     return ended, [_over_event(ended)]
 
 
-def _remove_pair(state: State, a: Point, b: Point, at_ms: int) -> tuple[State, list[Event]]:
+def _remove_pair(state: State, a: Point, b: Point, at_ms: int) -> tuple[State, list[PairsEvent]]:
     grid = state.grid
     tiles = state.tiles
     ia, ib = _index(grid, a), _index(grid, b)
@@ -134,16 +145,16 @@ def _remove_pair(state: State, a: Point, b: Point, at_ms: int) -> tuple[State, l
         pairs_removed=state.pairs_removed + 1,
         hint=None,
     )
-    events: list[Event] = [
-        {
-            "type": "removed",
-            "a": list(a),
-            "b": list(b),
-            "picture": tiles[ia],
-            "path": [list(point) for point in path],
-            "points": points,
-            "streak": streak,
-        }
+    events: list[PairsEvent] = [
+        PairsRemoved(
+            type="removed",
+            a=list(a),
+            b=list(b),
+            picture=tiles[ia],
+            path=[list(point) for point in path],
+            points=points,
+            streak=streak,
+        )
     ]
     if all(tile == EMPTY for tile in new_tiles):
         bonus = 0 if clock.remaining_ms is None else clear_bonus(clock.remaining_ms)
@@ -157,11 +168,11 @@ def _remove_pair(state: State, a: Point, b: Point, at_ms: int) -> tuple[State, l
             rng=rng.state,
             auto_shuffles=state.auto_shuffles + 1,
         )
-        events.append({"type": "shuffled", "auto": True, "points": 0})
+        events.append(PairsShuffled(type="shuffled", auto=True, points=0))
     return after, events
 
 
-def _hint(state: State) -> tuple[State, list[Event]]:
+def _hint(state: State) -> tuple[State, list[PairsEvent]]:
     grid = state.grid
     pair = find_pair(grid, state.tiles)
     # A board in play always has a pair: the deal and every shuffle are solvable.
@@ -170,20 +181,24 @@ def _hint(state: State) -> tuple[State, list[Event]]:
     after = replace(state, score=score, hints=state.hints + 1, hint=pair)
     named = hint_data(after)
     assert named is not None
-    return after, [{"type": "hint", **named, "points": score - state.score}]
+    return after, [
+        PairsHintEvent(
+            type="hint", a=named["a"], b=named["b"], path=named["path"], points=score - state.score
+        )
+    ]
 
 
-def _manual_shuffle(state: State) -> tuple[State, list[Event]]:
+def _manual_shuffle(state: State) -> tuple[State, list[PairsEvent]]:
     rng = Rng(state.rng)
     tiles = reshuffle(state.grid, state.tiles, rng).tiles
     score = charged(state.score, SHUFFLE_COST)
     after = replace(
         state, tiles=tiles, rng=rng.state, score=score, shuffles=state.shuffles + 1, hint=None
     )
-    return after, [{"type": "shuffled", "auto": False, "points": score - state.score}]
+    return after, [PairsShuffled(type="shuffled", auto=False, points=score - state.score)]
 
 
-def hint_data(state: State) -> dict[str, Any] | None:
+def hint_data(state: State) -> PairsHint | None:
     """The pair the last hint named, with its path, while the board is unchanged."""
     if state.hint is None:
         return None
@@ -192,21 +207,19 @@ def hint_data(state: State) -> dict[str, Any] | None:
     pa, pb = grid.pos_of_index[ia], grid.pos_of_index[ib]
     path = find_path(grid, pa, pb, grid.occupancy(state.tiles))
     assert path is not None
-    return {
-        "a": list(grid.point(pa)),
-        "b": list(grid.point(pb)),
-        "path": [list(point) for point in path],
-    }
+    return PairsHint(
+        a=list(grid.point(pa)), b=list(grid.point(pb)), path=[list(point) for point in path]
+    )
 
 
-def _over_event(state: State) -> Event:
-    return {
-        "type": "over",
-        "reason": state.reason,
-        "score": state.score,
-        "time_ms": state.clock.elapsed_ms,
-        "bonus": state.bonus,
-    }
+def _over_event(state: State) -> PairsOver:
+    return PairsOver(
+        type="over",
+        reason=cast(PairsReason | None, state.reason),
+        score=state.score,
+        time_ms=state.clock.elapsed_ms,
+        bonus=state.bonus,
+    )
 
 
 def _index(grid: Grid, cell: Point) -> int:

@@ -7,7 +7,10 @@ computer or open), turns, resignation, a clock ending (``timed``: a minute), per
 views, records and a daily board. The platform tests play it; it is not in
 ``engines.registry`` (no toy game is served).
 
-How to read it: ``Params``, ``State`` and ``Move`` are frozen dataclasses; every method
+How to read it: ``Params``, ``State`` and ``Move`` are frozen dataclasses; ``TallyView``
+and ``TallyEvent`` declare what the browser gets (TypedDicts: mypy checks every key the
+engine writes, the OpenAPI document publishes them, the tests check every view and event
+a game sends against them); every method
 of ``Tally`` states the invariant it keeps. ``BaseEngine`` supplies ``params_of`` (the
 state's ``params``) and would supply the rest for a one-seat game without clock,
 computer, daily board or records: Tally overrides those because it has them all.
@@ -22,7 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from engines.core.base import BaseEngine
 from engines.core.errors import ErrorCode
@@ -31,12 +36,12 @@ from engines.core.protocol import (
     BadMove,
     BadParams,
     CatalogEntry,
-    Event,
     IllegalMove,
     Outcome,
     RecordEntry,
     SeatKind,
     ViewBase,
+    closed,
 )
 from engines.core.rng import Rng
 
@@ -81,8 +86,39 @@ class Move:
     n: int = 0
 
 
+@closed
+class TallyView(ViewBase):
+    """The view: the ``ViewBase`` keys, then the game's own. ``@closed``: no other key."""
+
+    tally: int
+    you: int | None  # the seat this view is for; None: a spectator
+
+
+@closed
+class TallyAdded(TypedDict):
+    """An event: ``seat`` added ``n``. Each event is a TypedDict with a literal ``type``."""
+
+    type: Literal["added"]
+    n: int
+    seat: int
+
+
+@closed
+class TallyOver(TypedDict):
+    """The game ended (``reason`` only when the clock ended it)."""
+
+    type: Literal["over"]
+    reason: NotRequired[Literal["time_up"]]
+
+
+TallyEvent = TallyAdded | TallyOver
+"""The engine's ``event_type``: the union of its events."""
+
+
 class Tally(BaseEngine[Params, State, Move]):
     name = "tally"
+    view_type = TallyView  # what ``view`` returns
+    event_type = TallyEvent  # what ``apply`` and ``tick`` return
     view_by_seat = True  # each seat's view says which seat it is ("you")
     claim_after_ms = CLAIM_AFTER_MS  # the server adds: and away (no socket) as long
 
@@ -161,7 +197,7 @@ class Tally(BaseEngine[Params, State, Move]):
 
     def apply(
         self, state: State, move: Move, at_ms: int, seat: int = 0
-    ) -> tuple[State, list[Event]]:
+    ) -> tuple[State, list[TallyEvent]]:
         """The state after ``seat`` plays ``move`` at ``at_ms``, and the events to animate.
 
         Never mutates ``state``; a move the rules refuse raises IllegalMove and changes
@@ -172,7 +208,8 @@ class Tally(BaseEngine[Params, State, Move]):
             raise IllegalMove(ErrorCode.NOT_YOUR_SEAT, f"seat {seat} does not play in this game")
         if move.type == "resign":
             winner = 1 - seat if state.params.seat_count == 2 else None
-            return replace(state, over="resigned", winner=winner, at_ms=at_ms), [{"type": "over"}]
+            resigned = replace(state, over="resigned", winner=winner, at_ms=at_ms)
+            return resigned, [TallyOver(type="over")]
         if move.type == "claim":
             return self._claim(state, at_ms, seat)
         if seat != state.turn:
@@ -187,14 +224,14 @@ class Tally(BaseEngine[Params, State, Move]):
             at_ms=at_ms,
             turn=(state.turn + 1) % state.params.seat_count,
         )
-        events: list[Event] = [{"type": "added", "n": move.n, "seat": seat}]
+        events: list[TallyEvent] = [TallyAdded(type="added", n=move.n, seat=seat)]
         if tally == state.params.limit:
             new = replace(new, over="reached", winner=seat)
-            events.append({"type": "over"})
+            events.append(TallyOver(type="over"))
         return new, events
 
     @staticmethod
-    def _claim(state: State, at_ms: int, seat: int) -> tuple[State, list[Event]]:
+    def _claim(state: State, at_ms: int, seat: int) -> tuple[State, list[TallyEvent]]:
         """The seat not to move wins once the one to move has been silent for
         ``CLAIM_AFTER_MS`` (measured on the game clock, so a replay agrees)."""
         if state.params.seat_count < 2 or seat == state.turn:
@@ -206,34 +243,32 @@ class Tally(BaseEngine[Params, State, Move]):
                 "your opponent has not been silent long enough",
                 {"wait_ms": CLAIM_AFTER_MS - waited},
             )
-        return replace(state, over="claimed", winner=seat, at_ms=at_ms), [{"type": "over"}]
+        return replace(state, over="claimed", winner=seat, at_ms=at_ms), [TallyOver(type="over")]
 
-    def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
+    def tick(self, state: State, at_ms: int) -> tuple[State, list[TallyEvent]]:
         """Endings by the clock alone: a timed game is over at one minute. Unchanged state
         and no events otherwise (the server ticks before every move and on loading a game)."""
         if state.params.timed and state.over is None and at_ms >= TIME_LIMIT_MS:
             return replace(state, over="time_up", at_ms=at_ms), [
-                {"type": "over", "reason": "time_up"}
+                TallyOver(type="over", reason="time_up")
             ]
         return state, []
 
     # --- what the server shows and stores ----------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> TallyView:
         """JSON for the client of ``seat`` (None: a spectator). It differs between seats
         only because ``view_by_seat`` is True; nothing hidden may leak into it."""
         over = state.over is not None
-        return {
+        return TallyView(
             # The keys the platform reads (typed by ViewBase), then the game's own.
-            **ViewBase(
-                over=over,
-                turn=None if over else state.turn,
-                scores=[state.tally],
-                record_key=None if state.params.opponent != "solo" else self._key(state),
-            ),
-            "tally": state.tally,
-            "you": seat,
-        }
+            over=over,
+            turn=None if over else state.turn,
+            scores=[state.tally],
+            record_key=None if state.params.opponent != "solo" else self._key(state),
+            tally=state.tally,
+            you=seat,
+        )
 
     def outcome(self, state: State) -> Outcome | None:
         """None while the game goes on; how it ended once it is over."""

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engines.core.base import BaseEngine
 from engines.core.errors import ErrorCode
-from engines.core.protocol import BadMove, Event, IllegalMove, Outcome, SeatKind, ViewBase
+from engines.core.protocol import BadMove, IllegalMove, Outcome, SeatKind
 from engines.core.rng import Rng
 from engines.triangles import ai, params, rules
 from engines.triangles.board import set_cache_budget
 from engines.triangles.clock import CONTROLS, LAG_MS
+from engines.triangles.events import TrianglesEvent, TrianglesResult
 from engines.triangles.moves import Claim, Line, Move, Resign, dump_move, parse_move
 from engines.triangles.params import COMPUTER_LEVELS, Params
 from engines.triangles.review import dump_review, review_lines
 from engines.triangles.state import SEATS, State, dump_state, footprint, load_state
 from engines.triangles.tactics import Tactics
+from engines.triangles.view import (
+    TrianglesClock,
+    TrianglesField,
+    TrianglesKind,
+    TrianglesOpponent,
+    TrianglesView,
+)
 
 COSTLY_STARS = 60  # boards this large are built off the server's event loop
 
@@ -28,6 +36,8 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
     is still beaten only by a claim, which is a move."""
 
     name = "triangles"
+    view_type = TrianglesView
+    event_type = TrianglesEvent
     claim_after_ms: int | None = rules.CLAIM_AFTER_MS
 
     def costly_setup(self, params: Params) -> bool:
@@ -56,7 +66,7 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
 
     def apply(
         self, state: State, move: Move, at_ms: int, seat: int = 0
-    ) -> tuple[State, list[Event]]:
+    ) -> tuple[State, list[TrianglesEvent]]:
         if isinstance(move, Line):
             return rules.draw_line(state, move.a, move.b, seat, at_ms)
         if isinstance(move, Resign):
@@ -65,7 +75,7 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
             return rules.claim(state, seat, at_ms)
         raise BadMove(ErrorCode.UNKNOWN_MOVE, f"not a Triangles move: {move!r:.60}")
 
-    def tick(self, state: State, at_ms: int) -> tuple[State, list[Event]]:
+    def tick(self, state: State, at_ms: int) -> tuple[State, list[TrianglesEvent]]:
         return rules.tick(state, at_ms)
 
     def deadline(self, state: State) -> int | None:
@@ -78,39 +88,36 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
         """The seats that have drawn a line (resigning or claiming draws none)."""
         return frozenset(seat for _, _, seat in state.lines)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> TrianglesView:
         board = state.board
         last = state.lines[-1] if state.lines else None
         # The board's and the state's own tuples (JSON arrays on the wire): a view is
         # made for every move, and fresh lists of every star and line would each be
         # garbage for the collector to walk.
-        return {
-            "stars": board.stars,
-            "lines": state.lines,
-            "triangles": state.triangles,
-            # No record table: two-seat games count on ratings.
-            **ViewBase(
-                over=state.over,
-                turn=None if state.over else state.turn,
-                scores=list(state.scores),
-                record_key=None,
-            ),
-            "width": board.width,
-            "height": board.height,
-            "field": state.params.field,
-            "again": state.params.again,
-            "opponent": state.params.opponent,
-            "kind": params.kind_of(state.params.opponent),
-            "computer_seat": 1 if state.params.opponent in COMPUTER_LEVELS else None,
-            "tolerance": board.tolerance,
-            "last": list(last) if last else None,
-            "winner": state.winner,
-            "result": state.result,
-            "turn_started_ms": state.turn_started_ms,
-            "claim_after_ms": rules.claim_after_ms(state.params),
-            "remaining": state.live.bit_count(),
-            "clock": clock_view(state),
-        }  # the same for every seat and for spectators: nothing in Triangles is hidden
+        return TrianglesView(
+            stars=board.stars,
+            lines=state.lines,
+            triangles=state.triangles,
+            over=state.over,
+            turn=None if state.over else state.turn,
+            scores=list(state.scores),
+            record_key=None,  # no record table: two-seat games count on ratings
+            width=board.width,
+            height=board.height,
+            field=cast(TrianglesField, state.params.field),
+            again=state.params.again,
+            opponent=cast(TrianglesOpponent, state.params.opponent),
+            kind=cast(TrianglesKind, params.kind_of(state.params.opponent)),
+            computer_seat=1 if state.params.opponent in COMPUTER_LEVELS else None,
+            tolerance=board.tolerance,
+            last=list(last) if last else None,
+            winner=state.winner,
+            result=cast(TrianglesResult | None, state.result),
+            turn_started_ms=state.turn_started_ms,
+            claim_after_ms=rules.claim_after_ms(state.params),
+            remaining=state.live.bit_count(),
+            clock=clock_view(state),
+        )  # the same for every seat and for spectators: nothing in Triangles is hidden
 
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
@@ -162,7 +169,7 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
         return Line(a, b)
 
 
-def clock_view(state: State) -> dict[str, Any] | None:
+def clock_view(state: State) -> TrianglesClock | None:
     """The clocks as of ``since_ms`` (the view's moment: when the current turn began, or
     the end): ``left_ms`` per seat, the seat whose clock ``running`` (None once over, and
     while the seat to move has yet to draw its first line: a clock starts with its
@@ -178,19 +185,19 @@ def clock_view(state: State) -> dict[str, Any] | None:
     if control is None or state.clocks is None:
         return None
     first_line = rules.first_line_deadline(state)
-    return {
-        "control": control.name,
-        "initial_ms": control.initial_ms,
-        "increment_ms": control.increment_ms,
-        "per_move": control.per_move,
-        "left_ms": list(state.clocks),
-        "since_ms": state.last_ms if state.over else state.turn_started_ms,
-        "running": None if state.over or first_line is not None else state.turn,
-        "deadline_ms": None if first_line is not None else rules.deadline(state),
-        "lag_ms": LAG_MS,
-        "first_line_ms": control.first_line_ms,
-        "first_line_deadline_ms": first_line,
-    }
+    return TrianglesClock(
+        control=control.name,
+        initial_ms=control.initial_ms,
+        increment_ms=control.increment_ms,
+        per_move=control.per_move,
+        left_ms=list(state.clocks),
+        since_ms=state.last_ms if state.over else state.turn_started_ms,
+        running=None if state.over or first_line is not None else state.turn,
+        deadline_ms=None if first_line is not None else rules.deadline(state),
+        lag_ms=LAG_MS,
+        first_line_ms=control.first_line_ms,
+        first_line_deadline_ms=first_line,
+    )
 
 
 ENGINE = TrianglesEngine()

@@ -4,11 +4,20 @@ clock run out) and the abort (no first line in time; the arithmetic is in ``cloc
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from engines.core.errors import ErrorCode
-from engines.core.protocol import Event, IllegalMove, Outcome
+from engines.core.protocol import IllegalMove, Outcome
 from engines.triangles import clock
 from engines.triangles.board import Board, get_board
+from engines.triangles.events import (
+    TrianglesEvent,
+    TrianglesLine,
+    TrianglesOver,
+    TrianglesResult,
+    TrianglesTriangle,
+    TrianglesTurn,
+)
 from engines.triangles.geometry import passes_near, segments_cross
 from engines.triangles.params import Params
 from engines.triangles.position import Position
@@ -46,16 +55,18 @@ def leader(scores: tuple[int, int]) -> int | None:
     return 0 if scores[0] > scores[1] else 1
 
 
-def over_event(state: State) -> Event:
-    return {
-        "type": "over",
-        "reason": state.result,
-        "winner": state.winner,
-        "scores": list(state.scores),
-    }
+def over_event(state: State) -> TrianglesOver:
+    return TrianglesOver(
+        type="over",
+        reason=cast(TrianglesResult, state.result),
+        winner=state.winner,
+        scores=list(state.scores),
+    )
 
 
-def draw_line(state: State, a: int, b: int, seat: int, at_ms: int) -> tuple[State, list[Event]]:
+def draw_line(
+    state: State, a: int, b: int, seat: int, at_ms: int
+) -> tuple[State, list[TrianglesEvent]]:
     _check_playing(state, at_ms)
     if seat != state.turn:
         raise IllegalMove(ErrorCode.NOT_YOUR_TURN, "it is not your turn", {"turn": state.turn})
@@ -69,7 +80,7 @@ def draw_line(state: State, a: int, b: int, seat: int, at_ms: int) -> tuple[Stat
     position = state.position()
     _check_line(board, position, state, a, b)
     completed = position.draw(a, b, once=True)
-    events: list[Event] = [{"type": "line", "a": a, "b": b, "seat": seat}]
+    events: list[TrianglesEvent] = [TrianglesLine(type="line", a=a, b=b, seat=seat)]
     triangles = list(state.triangles)
     scores = list(state.scores)
     for index in completed:
@@ -77,7 +88,7 @@ def draw_line(state: State, a: int, b: int, seat: int, at_ms: int) -> tuple[Stat
         triangles.append((p, q, r, seat))
         scores[seat] += 1  # the running score: the page shows it as each triangle fills
         events.append(
-            {"type": "triangle", "a": p, "b": q, "c": r, "seat": seat, "scores": list(scores)}
+            TrianglesTriangle(type="triangle", a=p, b=q, c=r, seat=seat, scores=list(scores))
         )
     score_pair = (scores[0], scores[1])
     over = position.over
@@ -101,11 +112,13 @@ def draw_line(state: State, a: int, b: int, seat: int, at_ms: int) -> tuple[Stat
         **position_fields(position),
     )
     again = bool(completed) and turn == seat  # closed a triangle and draws again
-    events.append(over_event(new) if over else {"type": "turn", "seat": turn, "again": again})
+    events.append(
+        over_event(new) if over else TrianglesTurn(type="turn", seat=turn, again=again)
+    )
     return new, events
 
 
-def resign(state: State, seat: int, at_ms: int) -> tuple[State, list[Event]]:
+def resign(state: State, seat: int, at_ms: int) -> tuple[State, list[TrianglesEvent]]:
     _check_playing(state, at_ms)
     _check_seat(seat)
     new = replace(
@@ -126,7 +139,7 @@ def claim_after_ms(params: Params) -> int | None:
     return None if control is not None and control.per_move else CLAIM_AFTER_MS
 
 
-def claim(state: State, seat: int, at_ms: int) -> tuple[State, list[Event]]:
+def claim(state: State, seat: int, at_ms: int) -> tuple[State, list[TrianglesEvent]]:
     """The seat not to move wins when the one to move has been silent for a minute."""
     _check_playing(state, at_ms)
     _check_seat(seat)
@@ -168,7 +181,7 @@ def first_line_deadline(state: State) -> int | None:
     return None if control is None else clock.first_line_deadline(control, state.turn_started_ms)
 
 
-def tick(state: State, at_ms: int) -> tuple[State, list[Event]]:
+def tick(state: State, at_ms: int) -> tuple[State, list[TrianglesEvent]]:
     """The end by the clock alone, at ``deadline``: a seat that has not drawn its first
     line in time aborts the game (no winner, it counts for nothing); a seat that has used
     up its time loses on time, whatever the scores. Nothing happens before, or without a
