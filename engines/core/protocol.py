@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NotRequired, Protocol, TypedDict, TypeVar
+from typing import Any, ClassVar, NotRequired, Protocol, TypedDict, TypeVar
 
 from engines.core.errors import ErrorCode
 
@@ -238,6 +238,14 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
     information); the server then sends each seat its own view."""
     score_order: ScoreOrder
     """Whether a higher or a lower score is better (records, statistics, honour boards)."""
+    params_type: ClassVar[Any]
+    """The params' declaration: a frozen dataclass whose fields are the params
+    (``engines.core.codec``); ``parse_params``/``dump_params`` are its codec and the
+    OpenAPI document publishes it as ``<Game>Params``."""
+    move_type: ClassVar[Any]
+    """The moves' declaration: a union of frozen dataclasses discriminated by ``type`` (or
+    one such class); ``parse_move``/``dump_move`` are its codec and the OpenAPI document
+    publishes it as ``<Game>Move``."""
     claim_after_ms: int | None
     """How long the player to move must have been silent (and, the server adds, away)
     before the other may claim the win with ``{"type": "claim"}``; None: no claims."""
