@@ -49,6 +49,7 @@ from app.outage import OUTAGES, is_outage
 from app.presence import make_presence
 from app.services import Services
 from app.verify import VERIFY_BODY_BYTES
+from app.wire.game_types import publish_game_types
 from app.wire.socket_schema import publish_socket_frames
 from engines.core.errors import AppCode
 from engines.core.protocol import Engine
@@ -71,9 +72,11 @@ class Site(FastAPI):
         return SecurityHeadersMiddleware(cast(ASGIApp, inner))
 
     def openapi(self) -> dict[str, Any]:
-        """FastAPI's document of the REST routes, with the game socket's frames."""
+        """FastAPI's document of the REST routes, with the game socket's frames and the
+        served games' moves and params (app/wire/game_types.py)."""
         if self.openapi_schema is None:
-            self.openapi_schema = publish_socket_frames(super().openapi())
+            document = publish_socket_frames(super().openapi())
+            self.openapi_schema = publish_game_types(document, self.state.engines)
         return self.openapi_schema
 
 
@@ -172,6 +175,7 @@ def create_app(
 
     app = Site(title="Games", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
+    app.state.engines = engines
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(games_routes.router)

@@ -1,0 +1,71 @@
+"""Each served game's moves and params in the OpenAPI document, from its engine's
+declarations (``engine.move_type``, ``engine.params_type``; ``engines.core.codec``).
+
+Components ``<Game>Move`` (a union discriminated by ``type``) and ``<Game>Params`` for
+every engine the app serves (``create_app(engines=...)``), with the classes they name
+prefixed by the game (``PairsPair``, ``TrianglesLine``: games share class names). A move
+is published where a request carries one (``MoveRequest.move``, the socket's
+``MoveMessage.move``) as ``anyOf`` the games' moves (their ``type`` names overlap, so each
+game's union is discriminated inside it), and ``CreateGame.params`` as ``anyOf`` their
+params. The models themselves take any JSON object there: the engine reads it and refuses
+a bad one with its own code (``bad_move``, ``unknown_move``, ``bad_cell`` ...), which the
+route's generic ``invalid_request`` would hide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.core.codec import move_codec, params_codec
+from engines.core.protocol import Engine
+
+REF = "#/components/schemas/{model}"
+
+
+def component_prefix(game: str) -> str:
+    """``pairs`` → ``Pairs``, ``big_tiles`` → ``BigTiles``."""
+    return "".join(part.capitalize() for part in game.split("_"))
+
+
+def game_components(engines: Mapping[str, Engine[Any, Any, Any]]) -> dict[str, Any]:
+    """``<Game>Move`` and ``<Game>Params`` of every engine, and what they refer to."""
+    components: dict[str, Any] = {}
+    for engine in engines.values():
+        prefix = component_prefix(engine.name)
+        for suffix, codec in (
+            ("Move", move_codec(engine.move_type)),
+            ("Params", params_codec(engine.params_type)),
+        ):
+            schema, defs = codec.json_schema(prefix)
+            components.update(defs)
+            components[prefix + suffix] = {**schema, "title": prefix + suffix}
+    return components
+
+
+def publish_game_types(
+    document: dict[str, Any], engines: Mapping[str, Engine[Any, Any, Any]]
+) -> dict[str, Any]:
+    """The games' components, and the request fields that carry a move or params."""
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(game_components(engines))
+    prefixes = [component_prefix(name) for name in engines]
+    move = {
+        "anyOf": [{"$ref": REF.format(model=f"{p}Move")} for p in prefixes],
+        "title": "Move",
+        "description": "a move of the game: its `<Game>Move`",
+    }
+    for holder in ("MoveRequest", "MoveMessage"):
+        if holder in schemas:
+            schemas[holder]["properties"]["move"] = dict(move)
+    if "CreateGame" in schemas:
+        schemas["CreateGame"]["properties"]["params"] = {
+            "anyOf": [
+                *({"$ref": REF.format(model=f"{p}Params")} for p in prefixes),
+                {"type": "null"},
+            ],
+            "default": None,
+            "title": "Params",
+            "description": "the game's params (`<Game>Params`); missing ones at their defaults",
+        }
+    return document
