@@ -121,7 +121,9 @@ def test_a_codec_refuses_what_its_declaration_does_not_say(name: str) -> None:
     engine = ALL[name]
     codec = move_codec(engine.move_type)
     assert engine.parse_params({}) == params_codec(engine.params_type).load({})
-    for raw, code in (([], "bad_move"), ({}, "unknown_move"), ({"type": "no such"}, "unknown_move")):
+    wrong: list[tuple[Any, str]] = [([], "bad_move"), ({}, "unknown_move")]
+    wrong.append(({"type": "no such"}, "unknown_move"))
+    for raw, code in wrong:
         with pytest.raises(BadMove) as caught:
             codec.load(raw)
         assert caught.value.code == code
