@@ -6,10 +6,11 @@ every engine the app serves (``create_app(engines=...)``), with the classes they
 prefixed by the game (``PairsPair``, ``TrianglesLine``: games share class names). A move
 is published where a request carries one (``MoveRequest.move``, the socket's
 ``MoveMessage.move``) as ``anyOf`` the games' moves (their ``type`` names overlap, so each
-game's union is discriminated inside it), and ``CreateGame.params`` as ``anyOf`` their
-params. The models themselves take any JSON object there: the engine reads it and refuses
-a bad one with its own code (``bad_move``, ``unknown_move``, ``bad_cell`` ...), which the
-route's generic ``invalid_request`` would hide.
+game's union is discriminated inside it; ``VerifyEntry.move`` also null, a clock tick),
+and ``CreateGame.params`` and ``VerifyRequest.params`` as ``anyOf`` their params. The
+models themselves take any JSON object there: the engine reads it and refuses a bad one
+with its own code (``bad_move``, ``unknown_move``, ``bad_cell`` ...), which the route's
+generic ``invalid_request`` would hide.
 """
 
 from __future__ import annotations
@@ -58,14 +59,20 @@ def publish_game_types(
     for holder in ("MoveRequest", "MoveMessage"):
         if holder in schemas:
             schemas[holder]["properties"]["move"] = dict(move)
-    if "CreateGame" in schemas:
-        schemas["CreateGame"]["properties"]["params"] = {
-            "anyOf": [
-                *({"$ref": REF.format(model=f"{p}Params")} for p in prefixes),
-                {"type": "null"},
-            ],
-            "default": None,
-            "title": "Params",
-            "description": "the game's params (`<Game>Params`); missing ones at their defaults",
+    if "VerifyEntry" in schemas:  # a submitted log's move, or null for a clock tick
+        tick = {"anyOf": [*move["anyOf"], {"type": "null"}]}
+        schemas["VerifyEntry"]["properties"]["move"] = {
+            **schemas["VerifyEntry"]["properties"]["move"],
+            **tick,
         }
+    params = [{"$ref": REF.format(model=f"{p}Params")} for p in prefixes]
+    for holder in ("CreateGame", "VerifyRequest"):
+        if holder in schemas:
+            published = schemas[holder]["properties"]["params"]
+            schemas[holder]["properties"]["params"] = {
+                **published,
+                "anyOf": [*params, {"type": "null"}],
+                "description": published.get("description")
+                or "the game's params (`<Game>Params`); missing ones at their defaults",
+            }
     return document

@@ -42,8 +42,11 @@ def check_games(document: dict[str, Any], engines: dict[str, Any]) -> None:
         params.append(REF.format(f"{prefix}Params"))
     assert refs(schemas["MoveRequest"]["properties"]["move"]) == moves
     assert refs(schemas["MoveMessage"]["properties"]["move"]) == moves  # the socket's frame
-    create = schemas["CreateGame"]["properties"]["params"]
-    assert refs(create) == params and {"type": "null"} in create["anyOf"]
+    for holder in ("CreateGame", "VerifyRequest"):
+        given = schemas[holder]["properties"]["params"]
+        assert refs(given) == params and {"type": "null"} in given["anyOf"]
+    entry = schemas["VerifyEntry"]["properties"]["move"]  # a submitted log: null, a tick
+    assert refs(entry) == moves and {"type": "null"} in entry["anyOf"]
     client_frame = document["x-websockets"]["/ws/games/{game_id}"]["client"]["$ref"]
     assert client_frame == REF.format("ClientFrame")
 
