@@ -50,7 +50,8 @@ from app.outage import OUTAGES, is_outage
 from app.presence import make_presence
 from app.services import Services
 from app.verify import VERIFY_BODY_BYTES
-from app.wire.game_schema import publish_game_types
+from app.wire.game_schema import publish_game_views
+from app.wire.game_types import publish_game_moves
 from app.wire.seek_schema import publish_seek_games
 from app.wire.socket_schema import publish_socket_frames
 from engines.core.errors import AppCode
@@ -75,11 +76,13 @@ class Site(FastAPI):
 
     def openapi(self) -> dict[str, Any]:
         """FastAPI's document of the REST routes, with the game socket's frames and the
-        served games' views and events (``app/wire/game_schema.py``)."""
+        served games' views and events (``app/wire/game_schema.py``), moves and params
+        (``app/wire/game_types.py``)."""
         if self.openapi_schema is None:
             document = publish_socket_frames(super().openapi())
             document = publish_seek_games(document, self.state.engines)
-            self.openapi_schema = publish_game_types(document, self.state.engines)
+            document = publish_game_moves(document, self.state.engines)
+            self.openapi_schema = publish_game_views(document, self.state.engines)
         return self.openapi_schema
 
 

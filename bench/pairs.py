@@ -17,7 +17,7 @@ from engines.core.rng import Rng
 from engines.pairs import ENGINE
 from engines.pairs.generator import new_board
 from engines.pairs.grid import EMPTY, Grid, grid_for
-from engines.pairs.moves import Move
+from engines.pairs.moves import Pair
 from engines.pairs.params import COLUMNS, SIZES, Params, SizeSpec
 from engines.pairs.paths import find_path, single_blockers
 from engines.pairs.search import find_pair
@@ -46,7 +46,7 @@ def half_played(spec: SizeSpec, seed: int) -> State:
         pair = find_pair(state.grid, state.tiles)
         assert pair is not None
         a, b = divmod(pair[0], COLUMNS), divmod(pair[1], COLUMNS)
-        state, _ = ENGINE.apply(state, Move("pair", a, b), 0)
+        state, _ = ENGINE.apply(state, Pair(a, b), 0)
     return state
 
 
@@ -70,7 +70,7 @@ def pair_checks(boards: int) -> tuple[list[int], list[int], list[int], list[int]
                 start = time.perf_counter_ns()
                 path = find_path(grid, a, b, occupied)
                 paths.append(time.perf_counter_ns() - start)
-                move = Move("pair", divmod(i, COLUMNS), divmod(j, COLUMNS))
+                move = Pair(divmod(i, COLUMNS), divmod(j, COLUMNS))
                 if path is None:
                     start = time.perf_counter_ns()
                     single_blockers(grid, a, b, occupied)

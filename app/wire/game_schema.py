@@ -86,7 +86,7 @@ def _marked(node: Any) -> bool:
     return False
 
 
-def publish_game_types(document: dict[str, Any], engines: Mapping[str, Any]) -> dict[str, Any]:
+def publish_game_views(document: dict[str, Any], engines: Mapping[str, Any]) -> dict[str, Any]:
     """``document`` with the served games' views and events typed (module docstring)."""
     components: dict[str, Any] = document.setdefault("components", {}).setdefault("schemas", {})
     views: dict[str, dict[str, str]] = {}

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.blocks import params as params_codec
+from engines.blocks import params as params_module
 from engines.blocks import play
 from engines.blocks.events import BlocksEvent
 from engines.blocks.moves import (
@@ -37,8 +37,6 @@ from engines.blocks.moves import (
     NewSet,
     Place,
     Rotate,
-    dump_move,
-    parse_move,
 )
 from engines.blocks.params import Params
 from engines.blocks.rulesets import BlocksEntry, catalog, ruleset_of
@@ -65,23 +63,11 @@ class BlocksEngine(BaseEngine[Params, State, Move]):
     def describe(self) -> BlocksEntry:
         return catalog(self.name, self.score_order)
 
-    def parse_params(self, raw: Mapping[str, Any]) -> Params:
-        return params_codec.parse_params(raw)
-
-    def dump_params(self, params: Params) -> dict[str, Any]:
-        return params_codec.dump_params(params)
-
     def number(self, params: Params, seed: int) -> str:
-        return params_codec.number(params, seed)
+        return params_module.number(params, seed)
 
     def from_number(self, number: str) -> tuple[Params, int]:
-        return params_codec.from_number(number)
-
-    def parse_move(self, raw: Mapping[str, Any]) -> Move:
-        return parse_move(raw)
-
-    def dump_move(self, move: Move) -> dict[str, Any]:
-        return dump_move(move)
+        return params_module.from_number(number)
 
     def dump_state(self, state: State) -> dict[str, Any]:
         return dump_state(state)

@@ -1,88 +1,59 @@
-"""The five moves of a blocks game and their strict JSON codec."""
+"""The five moves of a blocks game, declared (their strict JSON codec comes from these,
+``engines.core.codec``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
 
+from pydantic import StrictInt
+
+from engines.core.codec import Code
 from engines.core.errors import ErrorCode
-from engines.core.protocol import BadMove
+
+Piece = Annotated[StrictInt, Code("bad_piece")]
+"""A piece of the hand, by its index."""
+At = Annotated[StrictInt, Code(ErrorCode.BAD_CELL)]
+"""A row or a column of the grid."""
 
 
 @dataclass(frozen=True)
 class Place:
     """Put cell offset ``[0, 0]`` of hand piece ``piece`` at ``[row, col]``."""
 
-    piece: int
-    row: int
-    col: int
+    type: Literal["place"] = field(default="place", init=False)
+    piece: Piece
+    row: At
+    col: At
 
 
 @dataclass(frozen=True)
 class Rotate:
     """Turn hand piece ``piece`` 90° clockwise (gravity8 with rotation)."""
 
-    piece: int
+    type: Literal["rotate"] = field(default="rotate", init=False)
+    piece: Piece
 
 
 @dataclass(frozen=True)
 class NewSet:
     """Spend a "New set" token: discard the hand and deal three new pieces (classic10)."""
 
+    type: Literal["new_set"] = field(default="new_set", init=False)
+
 
 @dataclass(frozen=True)
 class Continue:
     """Empty up to four fullest rows after the game ended (shapes48, once per game)."""
+
+    type: Literal["continue"] = field(default="continue", init=False)
 
 
 @dataclass(frozen=True)
 class Finish:
     """End the game now."""
 
+    type: Literal["finish"] = field(default="finish", init=False)
+
 
 Move = Place | Rotate | NewSet | Continue | Finish
-
-MOVE_TYPES = ("place", "rotate", "new_set", "continue", "finish")
-
-
-def _int(raw: Mapping[str, Any], key: str, *, code: str) -> int:
-    value = raw.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadMove(code, f"{key} must be an integer, not {value!r:.40}")
-    return value
-
-
-def parse_move(raw: Mapping[str, Any]) -> Move:
-    if not isinstance(raw, Mapping):
-        raise BadMove(ErrorCode.BAD_MOVE, "a move is a JSON object")
-    kind = raw.get("type")
-    if kind == "place":
-        return Place(
-            _int(raw, "piece", code="bad_piece"),
-            _int(raw, "row", code=ErrorCode.BAD_CELL),
-            _int(raw, "col", code=ErrorCode.BAD_CELL),
-        )
-    if kind == "rotate":
-        return Rotate(_int(raw, "piece", code="bad_piece"))
-    if kind == "new_set":
-        return NewSet()
-    if kind == "continue":
-        return Continue()
-    if kind == "finish":
-        return Finish()
-    raise BadMove(
-        ErrorCode.UNKNOWN_MOVE, f"type is one of {', '.join(MOVE_TYPES)}, not {kind!r:.40}"
-    )
-
-
-def dump_move(move: Move) -> dict[str, Any]:
-    if isinstance(move, Place):
-        return {"type": "place", "piece": move.piece, "row": move.row, "col": move.col}
-    if isinstance(move, Rotate):
-        return {"type": "rotate", "piece": move.piece}
-    if isinstance(move, NewSet):
-        return {"type": "new_set"}
-    if isinstance(move, Continue):
-        return {"type": "continue"}
-    return {"type": "finish"}

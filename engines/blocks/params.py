@@ -1,4 +1,5 @@
-"""Params of a blocks game, their strict parser, and the game-number letters.
+"""Params of a blocks game, declared (their strict codec: ``engines.core.codec``), and
+the game-number letters.
 
 Every param changes the deal or the rules a shared number must reproduce, so the letters
 encode all of them (``from_number`` gives back exactly the params of ``number``):
@@ -18,23 +19,38 @@ gravity8   classic     ``c``   (``cr`` with rotation)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Literal, get_args
 
+from pydantic import StrictBool, model_validator
+
+from engines.core.codec import Code
 from engines.core.errors import ErrorCode
 from engines.core.numbers import check_seed, format_number, parse_number
 from engines.core.protocol import BadParams
 
-RULESETS = ("classic10", "shapes48", "gravity8")
-MODES = ("classic", "daily", "zen", "chrono", "hardcore")
+RulesetName = Literal["classic10", "shapes48", "gravity8"]
+Mode = Literal["classic", "daily", "zen", "chrono", "hardcore"]
+RULESETS: tuple[RulesetName, ...] = get_args(RulesetName)
+MODES: tuple[Mode, ...] = get_args(Mode)
 
 
 @dataclass(frozen=True)
 class Params:
-    ruleset: str = "classic10"
-    mode: str = "classic"
-    rotation: bool = False
+    """Only shapes48 has modes other than classic, only gravity8 the rotation option."""
+
+    ruleset: Annotated[RulesetName, Code("bad_ruleset")] = "classic10"
+    mode: Annotated[Mode, Code(ErrorCode.BAD_MODE)] = "classic"
+    rotation: Annotated[StrictBool, Code("bad_rotation")] = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Params:
+        """The checks across params (on parsing)."""
+        if self.mode != "classic" and self.ruleset != "shapes48":
+            raise BadParams(ErrorCode.BAD_MODE, f"{self.ruleset} has only the classic mode")
+        if self.rotation and self.ruleset != "gravity8":
+            raise BadParams("bad_rotation", "only gravity8 has the rotation option")
+        return self
 
     @property
     def record_key(self) -> str:
@@ -52,31 +68,6 @@ LETTERS: dict[Params, str] = {
     Params("gravity8", rotation=True): "cr",
 }
 PARAMS_OF_LETTERS = {letters: params for params, letters in LETTERS.items()}
-
-
-def parse_params(raw: Mapping[str, Any]) -> Params:
-    if not isinstance(raw, Mapping):
-        raise BadParams(ErrorCode.BAD_PARAMS, "params are a JSON object")
-    ruleset = raw.get("ruleset", "classic10")
-    if not isinstance(ruleset, str) or ruleset not in RULESETS:
-        raise BadParams(
-            "bad_ruleset", f"ruleset is one of {', '.join(RULESETS)}, not {ruleset!r:.40}"
-        )
-    mode = raw.get("mode", "classic")
-    if not isinstance(mode, str) or mode not in MODES:
-        raise BadParams(ErrorCode.BAD_MODE, f"mode is one of {', '.join(MODES)}, not {mode!r:.40}")
-    if mode != "classic" and ruleset != "shapes48":
-        raise BadParams(ErrorCode.BAD_MODE, f"{ruleset} has only the classic mode")
-    rotation = raw.get("rotation", False)
-    if not isinstance(rotation, bool):
-        raise BadParams("bad_rotation", "rotation is true or false")
-    if rotation and ruleset != "gravity8":
-        raise BadParams("bad_rotation", "only gravity8 has the rotation option")
-    return Params(ruleset, mode, rotation)
-
-
-def dump_params(params: Params) -> dict[str, Any]:
-    return {"ruleset": params.ruleset, "mode": params.mode, "rotation": params.rotation}
 
 
 def number(params: Params, seed: int) -> str:

@@ -19,7 +19,7 @@ from engines.blocks.dealing import (
     Tier,
 )
 from engines.blocks.geometry import Grid, Placements, placement_tables
-from engines.blocks.params import LETTERS, MODES, RULESETS, Params
+from engines.blocks.params import LETTERS, MODES, RULESETS, Params, RulesetName
 from engines.blocks.scoring import (
     ComboRule,
     GraceCombo,
@@ -245,7 +245,7 @@ def catalog(name: str, score_order: ScoreOrder) -> BlocksEntry:
     )
 
 
-def _ruleset_entry(name: str) -> dict[str, Any]:
+def _ruleset_entry(name: RulesetName) -> dict[str, Any]:
     base = ruleset_of(Params(name))
     modes = {}
     for params in LETTERS:

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.blocks.geometry import Grid
-from engines.blocks.params import Params, dump_params, parse_params
+from engines.blocks.params import Params
 from engines.blocks.rulesets import ruleset_of
+from engines.core.codec import params_codec
 from engines.core.errors import ErrorCode
 from engines.core.numbers import check_seed
 from engines.core.protocol import BadParams
@@ -54,7 +55,7 @@ def colour_rows(colours: tuple[int, ...], grid: Grid) -> list[list[int]]:
 def dump_state(state: State) -> dict[str, Any]:
     rules = ruleset_of(state.params)
     return {
-        "params": dump_params(state.params),
+        "params": params_codec(Params).dump(state.params),
         "seed": state.seed,
         "rng": state.rng,
         "grid": colour_rows(state.colours, rules.grid),
@@ -90,7 +91,7 @@ def _bool(data: Mapping[str, Any], key: str) -> bool:
 
 def load_state(data: Mapping[str, Any]) -> State:
     try:
-        params = parse_params(data["params"])
+        params: Params = params_codec(Params).load(data["params"])
         rules = ruleset_of(params)
         grid = data["grid"]
         if len(grid) != rules.grid.rows or any(len(row) != rules.grid.cols for row in grid):

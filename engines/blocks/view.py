@@ -7,7 +7,7 @@ that placement would clear and the points it would give (ghost, highlight, point
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import Literal
 
 from typing_extensions import TypedDict
 
@@ -160,8 +160,8 @@ def build_view(rules: Ruleset, state: State) -> BlocksView:
         turn=0 if playing or continues else None,
         scores=[state.score],
         record_key=params.record_key,
-        ruleset=cast(BlocksRuleset, params.ruleset),
-        mode=cast(BlocksMode, params.mode),
+        ruleset=params.ruleset,
+        mode=params.mode,
         rotation=params.rotation,
         counts_for_record=rules.counts_for_record,
         counts_lines=rules.zen,  # the page's big number: lines cleared instead of points

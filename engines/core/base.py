@@ -1,7 +1,10 @@
 """BaseEngine: the ``Engine`` protocol with defaults, so an engine writes only what it has.
 
-A subclass sets ``name`` and writes the abstract methods (params, numbers, codecs, the
-rules, the view, the outcome). Everything else has a default for a one-player game with
+A subclass sets ``name``, declares its params and moves (``BaseEngine[Params, State,
+Move]``: ``params_type`` and ``move_type`` default to those arguments; their JSON codecs,
+``parse_params``/``dump_params`` and ``parse_move``/``dump_move``, come from the
+declarations, ``engines.core.codec``) and writes the abstract methods (numbers, state
+codec, the rules, the view, the outcome). Everything else has a default for a one-player game with
 no clock rule, no computer, no daily board and no record table; an engine overrides the
 defaults it does not fit. ``engines/reference/tally.py`` is a small worked example, and
 ``docs/engine-protocol.md`` describes the whole protocol.
@@ -12,10 +15,12 @@ with a ``params`` attribute (``params_of``).
 
 from __future__ import annotations
 
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
+from engines.core.codec import Codec, move_codec, params_codec
 from engines.core.errors import ErrorCode
 from engines.core.protocol import (
     CatalogEntry,
@@ -37,6 +42,31 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
     """Implements ``engines.core.protocol.Engine``; see the module docstring."""
 
     name: str
+    params_type: ClassVar[Any]
+    """The params, a frozen dataclass (``engines.core.codec``). Default: the first type
+    argument of ``BaseEngine[Params, State, Move]``."""
+    move_type: ClassVar[Any]
+    """The moves: a union of frozen dataclasses discriminated by ``type`` (or one such
+    class). Default: the third type argument of ``BaseEngine[Params, State, Move]``."""
+    _params_codec: ClassVar[Codec[Any]]
+    _move_codec: ClassVar[Codec[Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Reads the declarations once, when the engine's class is made: the codecs are
+        class attributes (an engine sent to a worker process pickles without them)."""
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            if typing.get_origin(base) is BaseEngine:
+                params, _, move = typing.get_args(base)
+                if "params_type" not in cls.__dict__ and not isinstance(params, TypeVar):
+                    cls.params_type = params
+                if "move_type" not in cls.__dict__ and not isinstance(move, TypeVar):
+                    cls.move_type = move
+        if "params_type" in cls.__dict__:
+            cls._params_codec = params_codec(cls.params_type)
+        if "move_type" in cls.__dict__:
+            cls._move_codec = move_codec(cls.move_type)
+
     score_order: ScoreOrder = ScoreOrder.HIGHER
     """Default: the higher score is the better one."""
     view_type: Any = dict[str, Any]
@@ -74,19 +104,11 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
     @abstractmethod
     def describe(self) -> CatalogEntry: ...
     @abstractmethod
-    def parse_params(self, raw: Mapping[str, Any]) -> ParamsT: ...
-    @abstractmethod
-    def dump_params(self, params: ParamsT) -> dict[str, Any]: ...
-    @abstractmethod
     def number(self, params: ParamsT, seed: int) -> str: ...
     @abstractmethod
     def from_number(self, number: str) -> tuple[ParamsT, int]: ...
     @abstractmethod
     def new_game(self, params: ParamsT, seed: int) -> StateT: ...
-    @abstractmethod
-    def parse_move(self, raw: Mapping[str, Any]) -> MoveT: ...
-    @abstractmethod
-    def dump_move(self, move: MoveT) -> dict[str, Any]: ...
     @abstractmethod
     def apply(
         self, state: StateT, move: MoveT, at_ms: int, seat: int = 0
@@ -99,6 +121,25 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
     def dump_state(self, state: StateT) -> dict[str, Any]: ...
     @abstractmethod
     def load_state(self, data: Mapping[str, Any]) -> StateT: ...
+
+    # --- the codecs of the declarations (engines.core.codec) ---------------------------
+    def parse_params(self, raw: Mapping[str, Any]) -> ParamsT:
+        """Params from client JSON, missing keys at their defaults, other keys ignored;
+        BadParams (``bad_params``, or the field's code) for anything else."""
+        return cast(ParamsT, self._params_codec.load(raw))
+
+    def dump_params(self, params: ParamsT) -> dict[str, Any]:
+        """JSON that ``parse_params`` reads back to equal params."""
+        return self._params_codec.dump(params)
+
+    def parse_move(self, raw: Mapping[str, Any]) -> MoveT:
+        """A move from client JSON, checked for shape only: BadMove ``bad_move`` (not an
+        object), ``unknown_move`` (its ``type``) or the field's code."""
+        return cast(MoveT, self._move_codec.load(raw))
+
+    def dump_move(self, move: MoveT) -> dict[str, Any]:
+        """JSON that ``parse_move`` reads back to an equal move (the log stores this)."""
+        return self._move_codec.dump(move)
 
     # --- defaults -----------------------------------------------------------------------
     def tick(self, state: StateT, at_ms: int) -> tuple[StateT, Sequence[Event]]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NotRequired, Protocol, TypeVar
+from typing import Any, ClassVar, NotRequired, Protocol, TypeVar
 
 # pydantic reads the views' and events' TypedDicts (the OpenAPI document, the tests), and
 # on Python 3.11 only typing_extensions' TypedDict carries what it needs.
@@ -256,6 +256,14 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
     information); the server then sends each seat its own view."""
     score_order: ScoreOrder
     """Whether a higher or a lower score is better (records, statistics, honour boards)."""
+    params_type: ClassVar[Any]
+    """The params' declaration: a frozen dataclass whose fields are the params
+    (``engines.core.codec``); ``parse_params``/``dump_params`` are its codec and the
+    OpenAPI document publishes it as ``<Game>Params``."""
+    move_type: ClassVar[Any]
+    """The moves' declaration: a union of frozen dataclasses discriminated by ``type`` (or
+    one such class); ``parse_move``/``dump_move`` are its codec and the OpenAPI document
+    publishes it as ``<Game>Move``."""
     view_type: Any
     """The view's declaration, a TypedDict deriving from ``ViewBase`` (``PairsView``):
     what ``view`` returns. The OpenAPI document publishes it as ``<Game>View``."""

@@ -12,7 +12,7 @@ from engines.pairs import numbering, rules
 from engines.pairs import params as params_module
 from engines.pairs import state as state_module
 from engines.pairs.events import PairsEvent
-from engines.pairs.moves import Move, dump_move, parse_move
+from engines.pairs.moves import Move
 from engines.pairs.params import DEFAULT_MODE, Params
 from engines.pairs.state import State
 from engines.pairs.view import PairsView, view
@@ -38,14 +38,8 @@ class PairsEngine(BaseEngine[Params, State, Move]):
     def describe(self) -> params_module.PairsEntry:
         return params_module.catalog(self.name, self.score_order)
 
-    def parse_params(self, raw: Mapping[str, Any]) -> Params:
-        return params_module.parse_params(raw)
-
     def new_game(self, params: Params, seed: int) -> State:
         return rules.new_game(params, seed)
-
-    def parse_move(self, raw: Mapping[str, Any]) -> Move:
-        return parse_move(raw)
 
     def apply(
         self, state: State, move: Move, at_ms: int, seat: int = 0
@@ -71,17 +65,11 @@ class PairsEngine(BaseEngine[Params, State, Move]):
     def from_number(self, number: str) -> tuple[Params, int]:
         return numbering.from_number(number)
 
-    def dump_params(self, params: Params) -> dict[str, Any]:
-        return params_module.dump_params(params)
-
     def dump_state(self, state: State) -> dict[str, Any]:
         return state_module.dump_state(state)
 
     def load_state(self, data: Mapping[str, Any]) -> State:
         return state_module.load_state(data)
-
-    def dump_move(self, move: Move) -> dict[str, Any]:
-        return dump_move(move)
 
     def record(self, state: State) -> RecordEntry | None:
         """Both endings count (a timed game that runs out is not a loss)."""
@@ -104,7 +92,7 @@ class PairsEngine(BaseEngine[Params, State, Move]):
         """The daily board is Classic; ``raw`` may choose the mode (calm by default)."""
         if not isinstance(raw, Mapping):
             raise BadParams(ErrorCode.BAD_PARAMS, "params must be a JSON object")
-        mode = params_module.parse_params({"mode": raw.get("mode", DEFAULT_MODE)}).mode
+        mode = self.parse_params({"mode": raw.get("mode", DEFAULT_MODE)}).mode
         return Params(size="classic", mode=mode)
 
     def daily_once(self, params: Params) -> bool:

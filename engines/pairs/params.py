@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
 
+from engines.core.codec import Code
 from engines.core.errors import ErrorCode
-from engines.core.protocol import BadParams, CatalogEntry, ScoreOrder
+from engines.core.protocol import CatalogEntry, ScoreOrder
 
 COLUMNS = 6
 PICTURE_SET = 16  # pictures are ids 0..15; each game draws some of them
+Size = Literal["beginner", "classic", "long"]
 
 
 @dataclass(frozen=True)
 class SizeSpec:
     """One board size: its shape, its pictures and its timed-mode clock."""
 
-    name: str
+    name: Size
     letter: str  # the game-number letter
     rows: int
     pairs: int
@@ -30,7 +31,7 @@ class SizeSpec:
         return self.pairs // self.pictures
 
 
-SIZES: dict[str, SizeSpec] = {
+SIZES: dict[Size, SizeSpec] = {
     spec.name: spec
     for spec in (
         SizeSpec("beginner", "a", rows=6, pairs=18, pictures=6,
@@ -42,15 +43,20 @@ SIZES: dict[str, SizeSpec] = {
     )
 }
 SIZE_BY_LETTER: dict[str, SizeSpec] = {spec.letter: spec for spec in SIZES.values()}
-MODES = ("calm", "timed")
-DEFAULT_SIZE = "classic"
-DEFAULT_MODE = "calm"
+Mode = Literal["calm", "timed"]
+MODES: tuple[Mode, ...] = get_args(Mode)
+assert get_args(Size) == tuple(SIZES)
+DEFAULT_SIZE: Size = "classic"
+DEFAULT_MODE: Mode = "calm"
 
 
 @dataclass(frozen=True)
 class Params:
-    size: str = DEFAULT_SIZE
-    mode: str = DEFAULT_MODE
+    """``{"size": ..., "mode": ...}``, both optional, other keys ignored (its codec:
+    ``engines.core.codec``)."""
+
+    size: Annotated[Size, Code("bad_size")] = DEFAULT_SIZE
+    mode: Annotated[Mode, Code(ErrorCode.BAD_MODE)] = DEFAULT_MODE
 
     @property
     def spec(self) -> SizeSpec:
@@ -64,31 +70,6 @@ class Params:
     def record_key(self) -> str:
         """Records are kept per size and mode."""
         return f"{self.size}/{self.mode}"
-
-
-def parse_params(raw: Mapping[str, Any]) -> Params:
-    """Strictly validate ``{"size": ..., "mode": ...}``; both optional, other keys ignored."""
-    if not isinstance(raw, Mapping):
-        raise BadParams(ErrorCode.BAD_PARAMS, "params must be a JSON object")
-    size = raw.get("size", DEFAULT_SIZE)
-    if not isinstance(size, str) or size not in SIZES:
-        raise BadParams(
-            "bad_size", f"size must be one of {', '.join(SIZES)}; got {_show(size)}"
-        )
-    mode = raw.get("mode", DEFAULT_MODE)
-    if not isinstance(mode, str) or mode not in MODES:
-        raise BadParams(
-            ErrorCode.BAD_MODE, f"mode must be one of {', '.join(MODES)}; got {_show(mode)}"
-        )
-    return Params(size=size, mode=mode)
-
-
-def dump_params(params: Params) -> dict[str, Any]:
-    return {"size": params.size, "mode": params.mode}
-
-
-def _show(value: object) -> str:
-    return repr(value)[:40]
 
 
 class PairsEntry(CatalogEntry):

@@ -27,7 +27,7 @@ from engines.pairs.events import (
 )
 from engines.pairs.generator import new_board, reshuffle
 from engines.pairs.grid import EMPTY, Grid, Point
-from engines.pairs.moves import Move
+from engines.pairs.moves import Hint, Move, Pair, Pause, Resume, Shuffle
 from engines.pairs.params import Params
 from engines.pairs.paths import find_path, single_blockers
 from engines.pairs.scoring import (
@@ -69,22 +69,21 @@ def apply(state: State, move: Move, at_ms: int, seat: int = 0) -> tuple[State, l
     remaining = clock.remaining_at(at_ms)
     if remaining is not None and remaining <= 0:
         raise IllegalMove(ErrorCode.TIME_UP, "the time has run out; the game ends on the next tick")
-    if move.kind == "pause":
+    if isinstance(move, Pause):
         if clock.paused:
             raise IllegalMove("already_paused", "the game is already paused")
         return replace(state, clock=clock.pause(at_ms)), [PairsPaused(type="paused")]
-    if move.kind == "resume":
+    if isinstance(move, Resume):
         if not clock.paused:
             raise IllegalMove("not_paused", "the game is not paused")
         return replace(state, clock=clock.resume(at_ms)), [PairsResumed(type="resumed")]
     if clock.paused:
         raise IllegalMove("paused", "the game is paused; resume it first")
-    if move.kind == "pair":
-        assert move.a is not None and move.b is not None
+    if isinstance(move, Pair):
         return _remove_pair(state, move.a, move.b, at_ms)
-    if move.kind == "hint":
+    if isinstance(move, Hint):
         return _hint(state)
-    if move.kind == "shuffle":
+    if isinstance(move, Shuffle):
         return _manual_shuffle(state)
     raise BadMove(ErrorCode.UNKNOWN_MOVE, f"not a Pairs move: {move!r:.60}")
 

@@ -7,12 +7,16 @@ computer or open), turns, resignation, a clock ending (``timed``: a minute), per
 views, records and a daily board. The platform tests play it; it is not in
 ``engines.registry`` (no toy game is served).
 
-How to read it: ``Params``, ``State`` and ``Move`` are frozen dataclasses; ``TallyView``
-and ``TallyEvent`` declare what the browser gets (TypedDicts: mypy checks every key the
-engine writes, the OpenAPI document publishes them, the tests check every view and event
-a game sends against them); every method
-of ``Tally`` states the invariant it keeps. ``BaseEngine`` supplies ``params_of`` (the
-state's ``params``) and would supply the rest for a one-seat game without clock,
+How to read it: ``Params``, ``State`` and the moves (``Add``, ``Resign``, ``Claim``: the
+union ``Move``) are frozen dataclasses; ``TallyView`` and ``TallyEvent`` declare what the
+browser gets (TypedDicts: mypy checks every key the engine writes, the OpenAPI document
+publishes them, the tests check every view and event a game sends against them); every
+method of ``Tally`` states the invariant it keeps. ``Params`` and ``Move`` are
+declarations: their JSON codecs (``parse_params``, ``dump_params``, ``parse_move``,
+``dump_move``) and their schemas in the OpenAPI document (``TallyParams``, ``TallyMove``)
+come from them (``engines.core.codec``), with the error code each field declares
+(``Code``). ``BaseEngine`` supplies those codecs, ``params_of`` (the state's ``params``)
+and would supply the rest for a one-seat game without clock,
 computer, daily board or records: Tally overrides those because it has them all.
 
 Errors: BadParams ``bad_opponent``, ``bad_limit``, ``bad_timed``, ``bad_number``,
@@ -24,16 +28,17 @@ Shared codes come from ``engines.core.errors.ErrorCode``; the others are Tally's
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any, Literal, NotRequired
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, Literal, NotRequired, get_args
 
+from pydantic import Field, StrictBool, StrictInt
 from typing_extensions import TypedDict
 
 from engines.core.base import BaseEngine
+from engines.core.codec import Code
 from engines.core.errors import ErrorCode
 from engines.core.numbers import format_number, parse_number
 from engines.core.protocol import (
-    BadMove,
     BadParams,
     CatalogEntry,
     IllegalMove,
@@ -45,7 +50,8 @@ from engines.core.protocol import (
 )
 from engines.core.rng import Rng
 
-OPPONENTS = ("solo", "human", "computer", "online")
+Opponent = Literal["solo", "human", "computer", "online"]
+OPPONENTS: tuple[Opponent, ...] = get_args(Opponent)
 SECOND_SEAT = {
     "human": SeatKind.OWNER,  # both seats on the creator's device
     "computer": SeatKind.COMPUTER,  # the server plays seat 1 with computer_move
@@ -58,9 +64,11 @@ CLAIM_AFTER_MS = 60_000  # the player to move silent this long: the other may cl
 
 @dataclass(frozen=True)
 class Params:
-    opponent: str = "solo"
-    limit: int = 10
-    timed: bool = False
+    """Missing keys are at their defaults; a bad value is ``bad_<param>``."""
+
+    opponent: Annotated[Opponent, Code("bad_opponent")] = "solo"
+    limit: Annotated[StrictInt, Field(ge=5, le=50), Code("bad_limit")] = 10
+    timed: Annotated[StrictBool, Code("bad_timed")] = False
 
     @property
     def seat_count(self) -> int:
@@ -81,9 +89,28 @@ class State:
 
 
 @dataclass(frozen=True)
-class Move:
-    type: str  # "add" | "resign" | "claim"
-    n: int = 0
+class Add:
+    """Add ``n`` to the tally (1, 2 or 3: the rules say, the shape is any integer)."""
+
+    type: Literal["add"] = field(default="add", init=False)
+    n: Annotated[StrictInt, Code("bad_n")]
+
+
+@dataclass(frozen=True)
+class Resign:
+    type: Literal["resign"] = field(default="resign", init=False)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """The opponent to move has been silent ``CLAIM_AFTER_MS``: the win."""
+
+    type: Literal["claim"] = field(default="claim", init=False)
+
+
+Move = Add | Resign | Claim
+"""The moves, discriminated by ``type``: ``BaseEngine[Params, State, Move]`` declares
+them (and the params), so the codecs come from them."""
 
 
 @closed
@@ -133,26 +160,6 @@ class Tally(BaseEngine[Params, State, Move]):
             score_order=self.score_order,
         )
 
-    def parse_params(self, raw: Mapping[str, Any]) -> Params:
-        """Params from client JSON, missing keys at their defaults; anything else raises
-        BadParams with a code naming the param (``bad_<param>``)."""
-        if not isinstance(raw, Mapping):
-            raise BadParams(ErrorCode.BAD_PARAMS, "params are a JSON object")
-        opponent = raw.get("opponent", "solo")
-        limit = raw.get("limit", 10)
-        timed = raw.get("timed", False)
-        if opponent not in OPPONENTS:
-            raise BadParams("bad_opponent", f"opponent is one of {', '.join(OPPONENTS)}")
-        if not isinstance(limit, int) or isinstance(limit, bool) or not 5 <= limit <= 50:
-            raise BadParams("bad_limit", "limit is an integer from 5 to 50")
-        if not isinstance(timed, bool):
-            raise BadParams("bad_timed", "timed is true or false")
-        return Params(opponent, limit, timed)
-
-    def dump_params(self, params: Params) -> dict[str, Any]:
-        """JSON that ``parse_params`` reads back to equal params."""
-        return {"opponent": params.opponent, "limit": params.limit, "timed": params.timed}
-
     def number(self, params: Params, seed: int) -> str:
         """The game number: the seed and the variant letters (``00000042-t``).
 
@@ -176,25 +183,6 @@ class Tally(BaseEngine[Params, State, Move]):
         start = Rng.from_seed(seed, "tally").below(3)
         return State(params, seed, start, start, start % params.seat_count, 0)
 
-    def parse_move(self, raw: Mapping[str, Any]) -> Move:
-        """A move from client JSON, checked for shape only (BadMove); whether the rules
-        allow it is ``apply``'s business."""
-        if not isinstance(raw, Mapping):
-            raise BadMove(ErrorCode.BAD_MOVE, "a move is a JSON object")
-        kind = raw.get("type")
-        if kind in ("resign", "claim"):
-            return Move(kind)
-        if kind != "add":
-            raise BadMove(ErrorCode.UNKNOWN_MOVE, "moves are add, resign and claim")
-        n = raw.get("n")
-        if not isinstance(n, int) or isinstance(n, bool):
-            raise BadMove("bad_n", "n is an integer")
-        return Move("add", n)
-
-    def dump_move(self, move: Move) -> dict[str, Any]:
-        """JSON that ``parse_move`` reads back to an equal move (the log stores this)."""
-        return {"type": move.type, "n": move.n} if move.type == "add" else {"type": move.type}
-
     def apply(
         self, state: State, move: Move, at_ms: int, seat: int = 0
     ) -> tuple[State, list[TallyEvent]]:
@@ -206,11 +194,11 @@ class Tally(BaseEngine[Params, State, Move]):
             raise IllegalMove(ErrorCode.GAME_OVER, "the game is over")
         if not 0 <= seat < state.params.seat_count:
             raise IllegalMove(ErrorCode.NOT_YOUR_SEAT, f"seat {seat} does not play in this game")
-        if move.type == "resign":
+        if isinstance(move, Resign):
             winner = 1 - seat if state.params.seat_count == 2 else None
             resigned = replace(state, over="resigned", winner=winner, at_ms=at_ms)
             return resigned, [TallyOver(type="over")]
-        if move.type == "claim":
+        if isinstance(move, Claim):
             return self._claim(state, at_ms, seat)
         if seat != state.turn:
             raise IllegalMove(ErrorCode.NOT_YOUR_TURN, "wait for your turn")
@@ -318,7 +306,7 @@ class Tally(BaseEngine[Params, State, Move]):
     def computer_move(self, state: State) -> Move:
         """The computer's move: deterministic for a state, and legal whenever the game is
         not over (adding 1 always is)."""
-        return Move("add", 1)
+        return Add(1)
 
     def record(self, state: State) -> RecordEntry | None:
         """The record entry of a finished game, or None when it does not count: solo

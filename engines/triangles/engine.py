@@ -13,16 +13,14 @@ from engines.triangles import ai, params, rules
 from engines.triangles.board import set_cache_budget
 from engines.triangles.clock import CONTROLS, LAG_MS
 from engines.triangles.events import TrianglesEvent, TrianglesResult
-from engines.triangles.moves import Claim, Line, Move, Resign, dump_move, parse_move
+from engines.triangles.moves import Claim, Line, Move, Resign
 from engines.triangles.params import COMPUTER_LEVELS, Params
 from engines.triangles.review import dump_review, review_lines
 from engines.triangles.state import SEATS, State, dump_state, footprint, load_state
 from engines.triangles.tactics import Tactics
 from engines.triangles.view import (
     TrianglesClock,
-    TrianglesField,
     TrianglesKind,
-    TrianglesOpponent,
     TrianglesView,
 )
 
@@ -55,14 +53,8 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
     def describe(self) -> params.TrianglesEntry:
         return params.catalog(self.name, self.score_order)
 
-    def parse_params(self, raw: Mapping[str, Any]) -> Params:
-        return params.parse_params(raw)
-
     def new_game(self, params: Params, seed: int) -> State:
         return rules.new_state(params, seed)
-
-    def parse_move(self, raw: Mapping[str, Any]) -> Move:
-        return parse_move(raw)
 
     def apply(
         self, state: State, move: Move, at_ms: int, seat: int = 0
@@ -104,9 +96,9 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
             record_key=None,  # no record table: two-seat games count on ratings
             width=board.width,
             height=board.height,
-            field=cast(TrianglesField, state.params.field),
+            field=state.params.field,
             again=state.params.again,
-            opponent=cast(TrianglesOpponent, state.params.opponent),
+            opponent=state.params.opponent,
             kind=cast(TrianglesKind, params.kind_of(state.params.opponent)),
             computer_seat=1 if state.params.opponent in COMPUTER_LEVELS else None,
             tolerance=board.tolerance,
@@ -128,17 +120,11 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
     def from_number(self, number: str) -> tuple[Params, int]:
         return params.from_number(number)
 
-    def dump_params(self, params_: Params) -> dict[str, Any]:
-        return params.dump_params(params_)
-
     def dump_state(self, state: State) -> dict[str, Any]:
         return dump_state(state)
 
     def load_state(self, data: Mapping[str, Any]) -> State:
         return load_state(data)
-
-    def dump_move(self, move: Move) -> dict[str, Any]:
-        return dump_move(move)
 
     def seats(self, params_: Params) -> list[SeatKind]:
         if params_.opponent == "human":

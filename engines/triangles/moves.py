@@ -1,56 +1,38 @@
-"""Moves: draw a line between two stars, resign, or claim the win from an absent player."""
+"""Moves, declared (their JSON codec comes from these, ``engines.core.codec``): draw a line
+between two stars, resign, or claim the win from an absent player."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
 
-from engines.core.errors import ErrorCode
-from engines.core.protocol import BadMove
+from pydantic import StrictInt
+
+from engines.core.codec import Code
+
+Star = Annotated[StrictInt, Code("bad_star")]
+"""A star's index in the field."""
 
 
 @dataclass(frozen=True)
 class Line:
-    a: int
-    b: int
+    """Draw the line from star ``a`` to star ``b``."""
+
+    type: Literal["line"] = field(default="line", init=False)
+    a: Star
+    b: Star
 
 
 @dataclass(frozen=True)
 class Resign:
-    pass
+    type: Literal["resign"] = field(default="resign", init=False)
 
 
 @dataclass(frozen=True)
 class Claim:
-    pass
+    """Claim the win: the opponent has been away long enough (``claim_after_ms``)."""
+
+    type: Literal["claim"] = field(default="claim", init=False)
 
 
 Move = Line | Resign | Claim
-
-
-def parse_move(raw: Mapping[str, Any]) -> Move:
-    if not isinstance(raw, Mapping):
-        raise BadMove(ErrorCode.BAD_MOVE, "a move must be a JSON object")
-    kind = raw.get("type")
-    if kind == "line":
-        ends = []
-        for key in ("a", "b"):
-            value = raw.get(key)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise BadMove("bad_star", f"a line needs integer star indexes a and b ({key}?)")
-            ends.append(value)
-        return Line(ends[0], ends[1])
-    if kind == "resign":
-        return Resign()
-    if kind == "claim":
-        return Claim()
-    raise BadMove(ErrorCode.UNKNOWN_MOVE, "a Triangles move has type line, resign or claim")
-
-
-def dump_move(move: Move) -> dict[str, Any]:
-    if isinstance(move, Line):
-        return {"type": "line", "a": move.a, "b": move.b}
-    if isinstance(move, Resign):
-        return {"type": "resign"}
-    return {"type": "claim"}

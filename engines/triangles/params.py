@@ -3,68 +3,61 @@ time control."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, cast, get_args
 
+from pydantic import StrictBool, model_validator
+
+from engines.core.codec import Choice, Code
 from engines.core.errors import ErrorCode
 from engines.core.numbers import format_number, parse_number
 from engines.core.protocol import BadParams, CatalogEntry, ScoreOrder
 from engines.triangles.clock import CONTROLS
 from engines.triangles.field import FIELDS
 
-OPPONENTS = ("human", "easy", "medium", "hard", "online")
+Opponent = Literal["human", "easy", "medium", "hard", "online"]
+OPPONENTS: tuple[Opponent, ...] = get_args(Opponent)
 COMPUTER_LEVELS = ("easy", "medium", "hard")
+FieldName = Literal["phone", "tablet"]
+Stars = Literal[24, 60, 120, 80, 180]
+Clock = Literal["none", "1+1", "3+2", "5+3", "10+5", "1d", "3d"]
 DEFAULT_STARS = {"phone": 24, "tablet": 80}
+assert set(get_args(FieldName)) == set(FIELDS) and get_args(Clock) == tuple(CONTROLS)
+assert set(get_args(Stars)) == {count for shape in FIELDS.values() for count in shape.counts}
 
 
 @dataclass(frozen=True)
 class Params:
-    field: str = "phone"
-    stars: int = 24
-    again: bool = False
-    opponent: str = "medium"
-    clock: str = "none"  # a key of clock.CONTROLS
-    rated: bool = False  # online games with a clock only: counted in the rating pools
+    """The params (their codec: ``engines.core.codec``); ``stars`` defaults to the
+    field's default count, and must be one of the field's counts."""
 
+    field: Annotated[FieldName, Code("bad_field")] = "phone"
+    stars: Annotated[Stars, Choice, Code("bad_stars")] = 24
+    again: Annotated[StrictBool, Code("bad_again")] = False
+    opponent: Annotated[Opponent, Code("bad_opponent")] = "medium"
+    clock: Annotated[Clock, Code("bad_clock")] = "none"  # a key of clock.CONTROLS
+    # online games with a clock only: counted in the rating pools
+    rated: Annotated[StrictBool, Code("bad_rated")] = False
 
-def parse_params(raw: Mapping[str, Any]) -> Params:
-    if not isinstance(raw, Mapping):
-        raise BadParams(ErrorCode.BAD_PARAMS, "params must be a JSON object")
-    field = raw.get("field", "phone")
-    if not isinstance(field, str) or field not in FIELDS:
-        raise BadParams("bad_field", f"field must be one of {', '.join(FIELDS)}")
-    shape = FIELDS[field]
-    stars = raw.get("stars", DEFAULT_STARS[field])
-    if isinstance(stars, bool) or not isinstance(stars, int) or stars not in shape.counts:
-        counts = ", ".join(str(count) for count in shape.counts)
-        raise BadParams("bad_stars", f"a {field} field has {counts} stars")
-    again = raw.get("again", False)
-    if not isinstance(again, bool):
-        raise BadParams("bad_again", "again must be true or false")
-    opponent = raw.get("opponent", "medium")
-    if not isinstance(opponent, str) or opponent not in OPPONENTS:
-        raise BadParams("bad_opponent", f"opponent must be one of {', '.join(OPPONENTS)}")
-    clock = raw.get("clock", "none")
-    if not isinstance(clock, str) or clock not in CONTROLS:
-        raise BadParams("bad_clock", f"clock must be one of {', '.join(CONTROLS)}")
-    rated = raw.get("rated", False)
-    if not isinstance(rated, bool):
-        raise BadParams("bad_rated", "rated must be true or false")
-    if rated and (opponent != "online" or clock == "none"):
-        raise BadParams("bad_rated", "only online games with a clock can be rated")
-    return Params(field, stars, again, opponent, clock, rated)
+    @model_validator(mode="before")
+    @classmethod
+    def _field_default_stars(cls, raw: Any) -> Any:
+        """Without ``stars``, the field's default count."""
+        field = raw.get("field", "phone") if isinstance(raw, dict) else None
+        if isinstance(field, str) and field in DEFAULT_STARS and "stars" not in raw:
+            return {**raw, "stars": DEFAULT_STARS[field]}
+        return raw
 
-
-def dump_params(params: Params) -> dict[str, Any]:
-    return {
-        "field": params.field,
-        "stars": params.stars,
-        "again": params.again,
-        "opponent": params.opponent,
-        "clock": params.clock,
-        "rated": params.rated,
-    }
+    @model_validator(mode="after")
+    def _consistent(self) -> Params:
+        """The checks across params (on parsing): the field's star counts, rated play."""
+        shape = FIELDS[self.field]
+        if self.stars not in shape.counts:
+            counts = ", ".join(str(count) for count in shape.counts)
+            raise BadParams("bad_stars", f"a {self.field} field has {counts} stars")
+        if self.rated and (self.opponent != "online" or self.clock == "none"):
+            raise BadParams("bad_rated", "only online games with a clock can be rated")
+        return self
 
 
 def number(params: Params, seed: int) -> str:
@@ -79,7 +72,7 @@ def from_number(text: str) -> tuple[Params, int]:
     for shape in FIELDS.values():
         if letters in shape.letters:
             count = shape.counts[shape.letters.index(letters)]
-            return Params(field=shape.name, stars=count), seed
+            return Params(field=cast(FieldName, shape.name), stars=cast(Stars, count)), seed
     raise BadParams(ErrorCode.BAD_NUMBER, f"unknown Triangles board letter {letters!r} (a–f)")
 
 

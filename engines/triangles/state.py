@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from sys import getsizeof
 from typing import Any
 
+from engines.core.codec import params_codec
 from engines.core.errors import ErrorCode
 from engines.core.protocol import BadParams
 from engines.triangles.board import Board, get_board
-from engines.triangles.params import Params, dump_params, parse_params
+from engines.triangles.params import Params
 from engines.triangles.position import Position
 
 SEATS = 2
@@ -72,7 +73,7 @@ def position_fields(position: Position) -> dict[str, Any]:
 
 def dump_state(state: State) -> dict[str, Any]:
     return {
-        "params": dump_params(state.params),
+        "params": params_codec(Params).dump(state.params),
         "seed": state.seed,
         "lines": [list(line) for line in state.lines],
         "triangles": [list(triangle) for triangle in state.triangles],
@@ -89,7 +90,7 @@ def dump_state(state: State) -> dict[str, Any]:
 def load_state(data: Mapping[str, Any]) -> State:
     """The State of ``dump_state``'s output; the drawing is rebuilt from the lines."""
     try:
-        params = parse_params(data["params"])
+        params: Params = params_codec(Params).load(data["params"])
         seed = int(data["seed"])
         lines = tuple((int(a), int(b), int(seat)) for a, b, seat in data["lines"])
         triangles = tuple(

@@ -19,7 +19,7 @@ from engines.core.daily import daily_seed
 from engines.core.protocol import IllegalMove
 from engines.pairs import ENGINE
 from engines.pairs.grid import EMPTY
-from engines.pairs.moves import Move
+from engines.pairs.moves import Pair
 from engines.pairs.params import Params
 from engines.pairs.search import find_pair
 from engines.pairs.state import State, grid_of
@@ -63,7 +63,7 @@ def classify(view: dict[str, Any]) -> dict[str, tuple[Cell, Cell]]:
     found: dict[str, tuple[Cell, Cell]] = {}
     for a, b in itertools.combinations(cells, 2):
         try:
-            ENGINE.apply(state, Move("pair", a, b), 0)
+            ENGINE.apply(state, Pair(a, b), 0)
             found.setdefault("ok", (a, b))
         except IllegalMove as refusal:
             found.setdefault(refusal.code, (a, b))
@@ -260,7 +260,7 @@ def test_time_up_the_tick_ends_the_game_first(alice: Any, clock: FakeClock) -> N
     assert loaded["outcome"]["reason"] == "time_up"
     state = ENGINE.new_game(Params("beginner", "timed"), int(game["number"][:8]))
     with pytest.raises(IllegalMove) as refusal:
-        ENGINE.apply(state, Move("pair", a, b), 90_000)
+        ENGINE.apply(state, Pair(a, b), 90_000)
     assert refusal.value.code == "time_up"
 
 

@@ -26,7 +26,7 @@ from engines.core.daily import daily_seed
 from engines.core.protocol import IllegalMove
 from engines.pairs import ENGINE
 from engines.pairs.grid import EMPTY
-from engines.pairs.moves import Move
+from engines.pairs.moves import Pair
 from engines.pairs.params import Params
 from engines.pairs.search import find_pair
 from engines.pairs.state import grid_of
@@ -183,7 +183,7 @@ def refusals(view: dict[str, Any]) -> dict[str, tuple[Cell, Cell]]:
     found: dict[str, tuple[Cell, Cell]] = {}
     for a, b in itertools.combinations(cells, 2):
         try:
-            ENGINE.apply(state, Move("pair", a, b), 0)
+            ENGINE.apply(state, Pair(a, b), 0)
         except IllegalMove as refusal:
             found.setdefault(refusal.code, (a, b))
     return found

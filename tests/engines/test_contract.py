@@ -15,9 +15,10 @@ from app.wire import GameCatalog
 from engines.core.protocol import BadMove, ScoreOrder, view_base
 from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES, served
+from tests.fixtures.games import EVERY_ENGINE
 from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
 
-ALL = {**ENGINES, TALLY.name: TALLY, LAMPSOUT.name: LAMPSOUT}
+ALL = EVERY_ENGINE
 
 
 @pytest.mark.parametrize("name", sorted(ALL))

@@ -17,7 +17,7 @@ from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES
 
 ROOT = Path(__file__).resolve().parents[2]
-ERROR_CLASSES = {"BadParams", "BadMove", "IllegalMove"}
+ERROR_CLASSES = {"BadParams", "BadMove", "IllegalMove", "Code"}  # Code: a field's, codec
 
 
 def test_base_engine_defaults() -> None:
@@ -70,7 +70,7 @@ def test_every_engine_is_a_base_engine_and_refuses_an_unknown_move_alike(name: s
 
 def codes_raised_in(folder: Path) -> set[str]:
     """Every code written in the engine's source: ``ErrorCode.X``, a string given to
-    BadParams/BadMove/IllegalMove, or a ``code=`` string."""
+    BadParams/BadMove/IllegalMove or to a field's ``Code``, or a ``code=`` string."""
     codes: set[str] = set()
     for path in folder.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
@@ -92,6 +92,7 @@ def engine_codes(name: str) -> set[str]:
     engine: Any = ENGINES[name]
     codes = codes_raised_in(ROOT / "engines" / name)
     codes |= {ErrorCode.BAD_NUMBER, ErrorCode.BAD_SEED}  # engines.core.numbers
+    codes |= {ErrorCode.BAD_PARAMS, ErrorCode.BAD_MOVE, ErrorCode.UNKNOWN_MOVE}  # .codec
     if engine.daily_params({}) is not None:
         codes.add(ErrorCode.BAD_DATE)  # engines.core.daily
     if type(engine).computer_move is BaseEngine.computer_move:

@@ -19,19 +19,11 @@ from typing_extensions import TypedDict
 
 from engines.core.base import BaseEngine
 from engines.core.protocol import EngineError, closed
-from engines.reference.tally import ENGINE as TALLY
-from engines.registry import ENGINES
-from tests.fixtures.games.clocktally import ENGINE as CLOCKTALLY
-from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
+from tests.fixtures.games import EVERY_ENGINE
 from tests.profile import examples
 
 # The registry's games, the reference engine and the fixture games.
-ALL: dict[str, Any] = {
-    **ENGINES,
-    TALLY.name: TALLY,
-    LAMPSOUT.name: LAMPSOUT,
-    CLOCKTALLY.name: CLOCKTALLY,
-}
+ALL: dict[str, Any] = EVERY_ENGINE
 PLIES = 80  # moves tried per game at most
 
 

@@ -10,7 +10,7 @@ from engines.core.rng import Rng
 from engines.pairs import ENGINE
 from engines.pairs.clock import Clock
 from engines.pairs.grid import EMPTY, Grid
-from engines.pairs.moves import Move
+from engines.pairs.moves import Move, Pair
 from engines.pairs.params import Params
 from engines.pairs.state import State
 
@@ -47,7 +47,7 @@ def make_state(text: str, size: str = "beginner", mode: str = "calm", **changes:
 
 
 def pair(a: tuple[int, int], b: tuple[int, int]) -> Move:
-    return Move("pair", a, b)
+    return Pair(a, b)
 
 
 def play(state: State, move: Move, at_ms: int) -> tuple[State, list[dict[str, Any]]]:

@@ -9,7 +9,7 @@ import pytest
 
 from engines.core.protocol import BadMove, BadParams
 from engines.pairs import ENGINE
-from engines.pairs.moves import Move
+from engines.pairs.moves import Pair
 from engines.pairs.params import Params
 
 
@@ -56,7 +56,7 @@ def test_moves_round_trip(raw: dict[str, Any]) -> None:
 
 def test_pair_cells_may_be_tuples_and_extra_keys_are_ignored() -> None:
     move = ENGINE.parse_move({"type": "pair", "a": (0, 1), "b": [-1, 9], "why": "x"})
-    assert move == Move("pair", (0, 1), (-1, 9))
+    assert move == Pair((0, 1), (-1, 9))
 
 
 @pytest.mark.parametrize(

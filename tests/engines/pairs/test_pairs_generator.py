@@ -12,7 +12,7 @@ from engines.core.rng import Rng
 from engines.pairs import ENGINE
 from engines.pairs.generator import new_board, peel_order, reshuffle
 from engines.pairs.grid import EMPTY, grid_for, positions
-from engines.pairs.moves import Move
+from engines.pairs.moves import Pair
 from engines.pairs.params import SIZES
 from engines.pairs.paths import find_path
 from tests.profile import examples
@@ -88,7 +88,7 @@ def test_every_deal_clears_in_its_construction_order(seed: int, size: str) -> No
     state = ENGINE.new_game(ENGINE.parse_params({"size": size}), seed)
     assert state.tiles == dealt.tiles
     for at_ms, (ia, ib) in enumerate(dealt.solution):
-        move = Move("pair", divmod(ia, 6), divmod(ib, 6))
+        move = Pair(divmod(ia, 6), divmod(ib, 6))
         state, events = ENGINE.apply(state, move, at_ms * 10_000)
         assert [e["type"] for e in events if e["type"] == "shuffled"] == []
     assert state.over and state.reason == "cleared"

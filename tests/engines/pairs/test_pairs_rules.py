@@ -12,7 +12,7 @@ from engines.core.protocol import IllegalMove, Outcome, SeatKind
 from engines.pairs import ENGINE
 from engines.pairs.clock import Clock
 from engines.pairs.grid import EMPTY
-from engines.pairs.moves import Move
+from engines.pairs.moves import Hint, Move, Pause, Resume, Shuffle
 from engines.pairs.params import Params
 from engines.pairs.search import find_pair
 from engines.pairs.state import State
@@ -87,12 +87,12 @@ def test_different_pictures() -> None:
 
 def test_refusals_of_the_turn_and_seat() -> None:
     state = make_state(STRIPES)
-    assert refused(state, Move("hint"), seat=1).code == "not_your_seat"
-    assert refused(state, Move("resume")).code == "not_paused"
-    paused, events = play(state, Move("pause"), 1_000)
+    assert refused(state, Hint(), seat=1).code == "not_your_seat"
+    assert refused(state, Resume()).code == "not_paused"
+    paused, events = play(state, Pause(), 1_000)
     assert events == [{"type": "paused"}]
-    assert refused(paused, Move("pause"), 2_000).code == "already_paused"
-    for move in (pair((0, 0), (0, 1)), Move("hint"), Move("shuffle")):
+    assert refused(paused, Pause(), 2_000).code == "already_paused"
+    for move in (pair((0, 0), (0, 1)), Hint(), Shuffle()):
         assert refused(paused, move, 2_000).code == "paused"
     with pytest.raises(IllegalMove) as caught:
         ENGINE.computer_move(state)
@@ -125,8 +125,8 @@ def test_streak_window_is_five_seconds_inclusive() -> None:
 def test_streak_counts_at_ms_even_across_a_pause() -> None:
     state = make_state(STRIPES)
     state, _ = play(state, pair((0, 0), (0, 1)), 1_000)
-    state, _ = play(state, Move("pause"), 2_000)
-    state, _ = play(state, Move("resume"), 20_000)
+    state, _ = play(state, Pause(), 2_000)
+    state, _ = play(state, Resume(), 20_000)
     state, events = play(state, pair((0, 2), (0, 3)), 21_000)
     assert events[0]["streak"] == 1
 
@@ -148,7 +148,7 @@ def test_removed_event() -> None:
 
 def test_hint_names_the_first_removable_pair_and_costs_two() -> None:
     state = make_state(STRIPES, score=10)
-    state, events = play(state, Move("hint"), 0)
+    state, events = play(state, Hint(), 0)
     assert events == [
         {"type": "hint", "a": [0, 0], "b": [0, 1], "path": [[0, 0], [0, 1]], "points": -2}
     ]
@@ -160,7 +160,7 @@ def test_hint_names_the_first_removable_pair_and_costs_two() -> None:
 
 @pytest.mark.parametrize(("score", "after"), [(0, 0), (1, 0), (2, 0), (3, 1)])
 def test_hint_never_takes_the_score_below_zero(score: int, after: int) -> None:
-    state, events = play(make_state(STRIPES, score=score), Move("hint"), 0)
+    state, events = play(make_state(STRIPES, score=score), Hint(), 0)
     assert state.score == after
     assert events[0]["points"] == after - score
 
@@ -168,7 +168,7 @@ def test_hint_never_takes_the_score_below_zero(score: int, after: int) -> None:
 @pytest.mark.parametrize(("score", "after"), [(0, 0), (4, 0), (5, 0), (12, 7)])
 def test_manual_shuffle_costs_five_and_keeps_every_tile(score: int, after: int) -> None:
     state = make_state(STRIPES, score=score)
-    shuffled, events = play(state, Move("shuffle"), 0)
+    shuffled, events = play(state, Shuffle(), 0)
     assert events == [{"type": "shuffled", "auto": False, "points": after - score}]
     assert (shuffled.score, shuffled.shuffles, shuffled.auto_shuffles) == (after, 1, 0)
     assert Counter(shuffled.tiles) == Counter(state.tiles)
@@ -201,8 +201,8 @@ def test_calm_clear_ends_with_no_bonus() -> None:
     record = ENGINE.record(state)
     assert record is not None
     assert (record.key, record.score, record.time_ms) == ("beginner/calm", 10, 8_000)
-    assert refused(state, Move("hint"), 10_000).code == "game_over"
-    assert refused(state, Move("pause"), 10_000).code == "game_over"
+    assert refused(state, Hint(), 10_000).code == "game_over"
+    assert refused(state, Pause(), 10_000).code == "game_over"
 
 
 def test_timed_clear_adds_two_per_whole_second_after_the_pair_time() -> None:
@@ -214,9 +214,9 @@ def test_timed_clear_adds_two_per_whole_second_after_the_pair_time() -> None:
 
 def test_calm_stopwatch_stops_while_paused_and_never_ends() -> None:
     state = make_state(LAST_PAIR)
-    state, _ = play(state, Move("pause"), 5_000)
+    state, _ = play(state, Pause(), 5_000)
     assert ENGINE.tick(state, 10**9) == (state, [])
-    state, _ = play(state, Move("resume"), 65_000)
+    state, _ = play(state, Resume(), 65_000)
     state, _ = play(state, pair((1, 2), (1, 3)), 70_000)
     assert state.clock.elapsed_ms == 10_000
 
@@ -250,11 +250,11 @@ def test_time_up_ends_the_game_at_zero() -> None:
 
 def test_pause_stops_the_countdown() -> None:
     state = make_state(STRIPES, mode="timed")
-    state, _ = play(state, Move("pause"), 10_000)
+    state, _ = play(state, Pause(), 10_000)
     assert state.clock == Clock(as_of_ms=10_000, elapsed_ms=10_000, remaining_ms=80_000,
                                 paused=True)
     assert ENGINE.tick(state, 1_000_000) == (state, [])
-    state, events = play(state, Move("resume"), 1_000_000)
+    state, events = play(state, Resume(), 1_000_000)
     assert events == [{"type": "resumed"}]
     assert ENGINE.tick(state, 1_079_999) == (state, [])
     ended, _ = ENGINE.tick(state, 1_080_000)
@@ -328,7 +328,7 @@ def test_view_of_a_timed_game_in_play() -> None:
         7_000,
         2_000,
     )
-    paused, _ = play(state, Move("pause"), 3_000)
+    paused, _ = play(state, Pause(), 3_000)
     assert ENGINE.view(paused, 0)["clock"]["running"] is False
     assert ENGINE.view(paused, 0)["paused"] is True
 

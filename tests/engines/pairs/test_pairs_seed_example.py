@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engines.pairs import ENGINE
-from engines.pairs.moves import Move
+from engines.pairs.moves import Hint, Move, Pair, Shuffle
 from engines.pairs.scoring import clear_bonus
 from engines.pairs.search import find_pair
 from engines.pairs.state import State
@@ -12,7 +12,7 @@ from engines.pairs.state import State
 def next_pair(state: State) -> Move:
     found = find_pair(state.grid, state.tiles)
     assert found is not None
-    return Move("pair", divmod(found[0], 6), divmod(found[1], 6))
+    return Pair(divmod(found[0], 6), divmod(found[1], 6))
 
 
 def opening(mode: str) -> State:
@@ -31,11 +31,11 @@ def opening(mode: str) -> State:
     assert events[0]["points"] == 10 and events[0]["streak"] == 1
     assert state.score == 46
 
-    state, events = ENGINE.apply(state, Move("hint"), 9_000)
+    state, events = ENGINE.apply(state, Hint(), 9_000)
     assert events[0]["points"] == -2
     assert state.score == 44
 
-    state, events = ENGINE.apply(state, Move("shuffle"), 10_000)
+    state, events = ENGINE.apply(state, Shuffle(), 10_000)
     assert events == [{"type": "shuffled", "auto": False, "points": -5}]
     assert state.score == 39
     assert (state.hints, state.shuffles, state.best_streak) == (1, 1, 3)
