@@ -152,7 +152,7 @@ function row(game) {
 
 function renderOpen(games) {
   const focused = document.activeElement?.closest?.('.open-item');
-  const focusKey = focused && [focused.dataset.id, document.activeElement.dataset.action];
+  const focusKey = focused && [focused.dataset.id, /** @type {HTMLElement} */ (document.activeElement).dataset.action];
   const items = games.map((game) => {
     const signature = JSON.stringify([game.name, game.mine, game.params]);
     let li = rows.get(game.id);

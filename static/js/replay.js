@@ -248,7 +248,7 @@ window.addEventListener('hashchange', () => {
 });
 document.addEventListener('keydown', (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey || event.target === slider) return;
-  if (event.target.closest?.('input, textarea, select, dialog')) return;
+  if (/** @type {Element} */ (event.target).closest?.('input, textarea, select, dialog')) return;
   const action = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' }[event.key];
   if (!action) return;
   event.preventDefault();

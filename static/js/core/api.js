@@ -56,6 +56,7 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';

@@ -13,6 +13,7 @@ import { errorText } from './errors.js';
 import { has, t } from './i18n.js';
 import { toast } from './ui.js';
 
+/** @param {{onSaved?: (name: string) => void}} [hooks] */
 export function initNameForm({ onSaved } = {}) {
   const form = document.getElementById('name-form');
   const input = document.getElementById('name-input');

@@ -32,6 +32,7 @@ export function createPlay(ctx) {
   };
 
   // Sends a move; `before` runs just before the answer is shown, `after` when refused.
+  /** @param {any} move @param {{before?: () => void, after?: () => void}} [hooks] */
   async function act(move, { before, after } = {}) {
     const old = session.view;
     const outcome = await session.move(move);

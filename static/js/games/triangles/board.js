@@ -149,6 +149,7 @@ export function createBoard(container) {
     surface.requestDraw();
   }
 
+  /** @param {any[]} events @param {(event: any) => void} [onStep] */
   async function play(events, onStep = () => {}) {
     let base = null;
     let lastSeat = null;

@@ -85,6 +85,7 @@ export function finalModel() {
   }
   if (m === 'online') stats = ratingChange();
   // the game's own action before the shared ones: play again (not online: a rematch there)
+  /** @type {{label: string, action: string, primary?: boolean}[]} */
   const actions = m === 'online' ? [] : [{ label: t('common.play_again'), action: 'again', primary: true }];
   if (view.result !== 'aborted') { // every line marked, on the replay page (an aborted game has none)
     actions.push({ label: t('games.triangles.review.open'), action: 'review' });

@@ -91,7 +91,7 @@ const ACTIONS = {
 };
 
 document.addEventListener('click', (event) => {
-  const button = event.target.closest('button[data-action]');
+  const button = /** @type {Element} */ (event.target).closest('button[data-action]');
   if (!button || button.closest('#tri-final')) return;
   ACTIONS[button.dataset.action]?.();
 });

@@ -46,6 +46,7 @@ function remember(choice) {
 }
 
 export class NewGameMenu extends GameMenu {
+  /** @param {HTMLDialogElement} dialog @param {{onLook?: Function}} [hooks] */
   constructor(dialog, { onLook } = {}) {
     super(dialog);
     this.form = dialog.querySelector('#tri-new-form');
@@ -173,6 +174,7 @@ async function currentName() {
 }
 
 /** Asks for a display name (when there is none yet) and saves it with PUT /api/me. */
+/** @param {HTMLDialogElement} dialog @param {{title?: string, text?: string, button?: string}} [words] */
 export async function askName(dialog, { title, text, button } = {}) {
   const name = await currentName();
   if (name) return name;
