@@ -56,7 +56,7 @@ build: $(ASSETS)
 $(TYPES): $(VENV)/.installed node_modules/.installed $(shell find app engines -name '*.py')
 	@mkdir -p $(dir $(OPENAPI))
 	$(BIN)/python -m app.openapi_dump $(OPENAPI)
-	$(NODE) node_modules/openapi-typescript/bin/cli.js $(OPENAPI) --output $@ --silent
+	$(NODE) node_modules/openapi-typescript/bin/cli.js $(OPENAPI) --output $@ --default-non-nullable false --silent
 
 types: $(TYPES)
 

@@ -16,7 +16,7 @@
 
 import { api } from '../core/api.js';
 import { lang, t } from '../core/i18n.js';
-import { storage } from '../core/session.js';
+import { storage } from '../core/storage.js';
 
 const MESSAGES = {
   on: 'me.notify.on',

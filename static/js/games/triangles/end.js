@@ -8,8 +8,10 @@
 import { plural, t } from '../../core/i18n.js';
 import { ratingChange } from './clock.js';
 import { ctx, mode, mySeat, nameOf, S } from './state.js';
+/** @import { TrianglesView } from '../../types/wire' */
 
-/** The seat that drew no line: the one whose first line the aborted game waited for. */
+/** The seat that drew no line: the one whose first line the aborted game waited for.
+ *  @param {TrianglesView} view */
 function silentSeat(view) {
   return [0, 1].find((seat) => !view.lines.some((line) => line[2] === seat)) ?? 0;
 }

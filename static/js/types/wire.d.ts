@@ -1,0 +1,78 @@
+// The wire's types for JSDoc, named after the OpenAPI document's schemas (docs/wire.md).
+// api.d.ts beside this file is generated from that document (`make types`, which `make
+// lint` runs; git-ignored): never edit it; a change to the server's models shows here
+// once it is generated again.
+//
+//   /** @import { Snapshot, PairsView } from '../../types/wire' */
+//   /** @param {PairsView} view */
+
+import type { components } from './api';
+
+type Schemas = components['schemas'];
+
+/** The document's schema of that name; `any` while the document has none (a game whose
+ *  engine does not publish its view, moves, params or events yet checks as before). */
+type Schema<Name extends string> = Name extends keyof Schemas ? Schemas[Name] : any;
+
+// REST answers and bodies
+export type Snapshot = Schemas['Snapshot'];
+export type LoadedGame = Schemas['LoadedGame'];
+export type CreatedGame = Schemas['CreatedGame'];
+export type MoveResult = Schemas['MoveResult'];
+export type MoveRequest = Schemas['MoveRequest'];
+export type CreateGame = Schemas['CreateGame'];
+export type GameStatus = Schemas['GameStatus'];
+export type Outcome = Schemas['Outcome'];
+export type Rematch = Schemas['Rematch'];
+export type ErrorResponse = Schemas['ErrorResponse'];
+export type ErrorInfo = Schemas['ErrorInfo'];
+export type Replay = Schemas['Replay'];
+export type ReplayStep = Schemas['ReplayStep'];
+export type GameCatalog = Schemas['GameCatalog'];
+export type CatalogGame = Schemas['CatalogGame'];
+
+// The socket (/ws/games/{id}): what the server sends, what a client sends.
+export type ServerFrame = Schemas['ServerFrame'];
+export type StateFrame = Schemas['StateFrame'];
+export type MoveFrame = Schemas['MoveFrame'];
+export type ResultFrame = Schemas['ResultFrame'];
+export type ErrorFrame = Schemas['ErrorFrame'];
+export type PresenceFrame = Schemas['PresenceFrame'];
+export type JoinedFrame = Schemas['JoinedFrame'];
+export type RematchFrame = Schemas['RematchFrame'];
+export type CancelledFrame = Schemas['CancelledFrame'];
+export type PongFrame = Schemas['PongFrame'];
+export type ClientFrame = Schemas['ClientFrame'];
+export type MoveMessage = Schemas['MoveMessage'];
+export type SyncMessage = Schemas['SyncMessage'];
+export type PingMessage = Schemas['PingMessage'];
+
+/** A server frame as core/api.js hands it on: stamped with the moment it arrived. */
+export type Received<Frame> = Frame & { receivedAt?: number };
+
+/** A socket result as core/api.js resolves a move with: the REST answer, the version it was
+ *  made on and the moment it arrived. */
+export type SocketResult = MoveResult & { from_version: number; receivedAt: number };
+
+/** Whatever the session takes (core/session.js `take`): a snapshot (loaded, created, a
+ *  move's result, a state frame) or a move frame, each with the keys it has. */
+export type GameAnswer = Partial<Omit<StateFrame, 'type'>> &
+  Partial<Omit<CreatedGame, 'type'>> &
+  Partial<Omit<MoveFrame, 'type'>> & { receivedAt?: number };
+
+/** A move's answer in the one shape both transports give (core/api.js `moveAnswer`). */
+export type MoveAnswer = Pick<MoveResult, 'version' | 'view' | 'events' | 'status' | 'outcome' | 'server_ms'>;
+
+// Each game's own: its view, its moves, its params, its events.
+export type BlocksView = Schema<'BlocksView'>;
+export type BlocksMove = Schema<'BlocksMove'>;
+export type BlocksParams = Schema<'BlocksParams'>;
+export type BlocksEvent = Schema<'BlocksEvent'>;
+export type PairsView = Schema<'PairsView'>;
+export type PairsMove = Schema<'PairsMove'>;
+export type PairsParams = Schema<'PairsParams'>;
+export type PairsEvent = Schema<'PairsEvent'>;
+export type TrianglesView = Schema<'TrianglesView'>;
+export type TrianglesMove = Schema<'TrianglesMove'>;
+export type TrianglesParams = Schema<'TrianglesParams'>;
+export type TrianglesEvent = Schema<'TrianglesEvent'>;
