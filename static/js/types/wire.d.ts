@@ -63,16 +63,23 @@ export type GameAnswer = Partial<Omit<StateFrame, 'type'>> &
 /** A move's answer in the one shape both transports give (core/api.js `moveAnswer`). */
 export type MoveAnswer = Pick<MoveResult, 'version' | 'view' | 'events' | 'status' | 'outcome' | 'server_ms'>;
 
-// Each game's own: its view, its moves, its params, its events.
-export type BlocksView = Schema<'BlocksView'>;
-export type BlocksMove = Schema<'BlocksMove'>;
-export type BlocksParams = Schema<'BlocksParams'>;
-export type BlocksEvent = Schema<'BlocksEvent'>;
-export type PairsView = Schema<'PairsView'>;
-export type PairsMove = Schema<'PairsMove'>;
-export type PairsParams = Schema<'PairsParams'>;
-export type PairsEvent = Schema<'PairsEvent'>;
-export type TrianglesView = Schema<'TrianglesView'>;
-export type TrianglesMove = Schema<'TrianglesMove'>;
-export type TrianglesParams = Schema<'TrianglesParams'>;
-export type TrianglesEvent = Schema<'TrianglesEvent'>;
+// Each game's own: its view, its moves, its params, its events, by the game's name
+// (`View<'pairs'>` is the schema `PairsView`): a new game needs no line here.
+type Named<Game extends string, Kind extends string> = Schema<`${Capitalize<Game>}${Kind}`>;
+export type View<Game extends string> = Named<Game, 'View'>;
+export type Move<Game extends string> = Named<Game, 'Move'>;
+export type Params<Game extends string> = Named<Game, 'Params'>;
+export type GameEvent<Game extends string> = Named<Game, 'Event'>;
+
+export type BlocksView = View<'blocks'>;
+export type BlocksMove = Move<'blocks'>;
+export type BlocksParams = Params<'blocks'>;
+export type BlocksEvent = GameEvent<'blocks'>;
+export type PairsView = View<'pairs'>;
+export type PairsMove = Move<'pairs'>;
+export type PairsParams = Params<'pairs'>;
+export type PairsEvent = GameEvent<'pairs'>;
+export type TrianglesView = View<'triangles'>;
+export type TrianglesMove = Move<'triangles'>;
+export type TrianglesParams = Params<'triangles'>;
+export type TrianglesEvent = GameEvent<'triangles'>;
