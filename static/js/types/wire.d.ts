@@ -30,6 +30,19 @@ export type Replay = Schemas['Replay'];
 export type ReplayStep = Schemas['ReplayStep'];
 export type GameCatalog = Schemas['GameCatalog'];
 export type CatalogGame = Schemas['CatalogGame'];
+export type OpenGames = Schemas['OpenGames'];
+export type RematchAnswer = Schemas['RematchAnswer'];
+export type Me = Schemas['Me'];
+export type History = Schemas['History'];
+export type MyStats = Schemas['MyStats'];
+export type Records = Schemas['Records'];
+export type Stats = Schemas['Stats'];
+export type DailyBoard = Schemas['DailyBoard'];
+export type Leaderboard = Schemas['Leaderboard'];
+export type SeekState = Schemas['SeekState'];
+export type TransferCode = Schemas['TransferCode'];
+export type PushKey = Schemas['PushKey'];
+export type GameReview = Schemas['GameReview'];
 
 // The socket (/ws/games/{id}): what the server sends, what a client sends.
 export type ServerFrame = Schemas['ServerFrame'];

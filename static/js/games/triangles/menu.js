@@ -17,6 +17,7 @@ import { t } from '../../core/i18n.js';
 import { GameMenu } from '../../core/menu.js';
 import { closeDialog, el, openDialog, pageConfig } from '../../core/ui.js';
 import { ctx, mode } from './state.js';
+/** @import { Me } from '../../types/wire' */
 
 const STORE = 'triangles.new';
 // the catalog entry that came with the page: the star counts each field offers, the levels
@@ -166,7 +167,7 @@ let knownName;
 async function currentName() {
   if (knownName !== undefined) return knownName;
   try {
-    knownName = (await api('GET', '/api/me')).name ?? null;
+    knownName = /** @type {Me} */ (await api('GET', '/api/me')).name ?? null;
   } catch {
     knownName = null;
   }
