@@ -53,10 +53,12 @@ $(ASSETS): node_modules/.installed $(FRONT_END)
 
 build: $(ASSETS)
 
+# --default-non-nullable false: a field with a default is optional, as the models read it
+# (a client frame's `id`); tests/test_typecheck.py generates its types with this line's flags.
 $(TYPES): $(VENV)/.installed node_modules/.installed $(shell find app engines -name '*.py')
 	@mkdir -p $(dir $(OPENAPI))
 	$(BIN)/python -m app.openapi_dump $(OPENAPI)
-	$(NODE) node_modules/openapi-typescript/bin/cli.js $(OPENAPI) --output $@ --default-non-nullable false --silent
+	$(NODE) node_modules/openapi-typescript/bin/cli.js $(OPENAPI) --output $@ --default-non-nullable false
 
 types: $(TYPES)
 

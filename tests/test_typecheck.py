@@ -22,8 +22,16 @@ ROOT = Path(__file__).resolve().parents[1]
 TSC = ROOT / "node_modules" / "typescript" / "bin" / "tsc"
 OPENAPI_TS = ROOT / "node_modules" / "openapi-typescript" / "bin" / "cli.js"
 NODE = shutil.which("node")
-# What the Makefile's `types` target passes openapi-typescript (keep the two alike).
-OPENAPI_TS_FLAGS = ("--default-non-nullable", "false")
+
+
+def openapi_ts_flags() -> list[str]:
+    """The flags the Makefile's `types` target gives openapi-typescript after its output."""
+    makefile = (ROOT / "Makefile").read_text("utf-8")
+    rule = r"openapi-typescript/bin/cli\.js \$\(OPENAPI\) --output \$@(.*)$"
+    line = re.search(rule, makefile, re.MULTILINE)
+    assert line, "the Makefile's types target no longer runs openapi-typescript"
+    return line.group(1).split()
+
 
 pytestmark = pytest.mark.skipif(
     NODE is None or not TSC.is_file() or not OPENAPI_TS.is_file(),
@@ -69,7 +77,8 @@ def generate_types(folder: Path) -> Path:
     subprocess.run([sys.executable, "-m", "app.openapi_dump", str(document)], cwd=ROOT, check=True)
     types = folder / "api.d.ts"
     subprocess.run(
-        [NODE or "node", str(OPENAPI_TS), str(document), "--output", str(types), *OPENAPI_TS_FLAGS],
+        [NODE or "node", str(OPENAPI_TS), str(document), "--output", str(types),
+         *openapi_ts_flags()],
         cwd=ROOT, check=True, capture_output=True,
     )
     return types
