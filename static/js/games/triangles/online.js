@@ -20,7 +20,7 @@
 import { t } from '../../core/i18n.js';
 import { copyLink, formatTime, shareLink } from '../../core/ui.js';
 import { S } from './state.js';
-/** @import { RematchAnswer } from '../../types/wire' */
+/** @import { RematchAnswer, ServerFrame } from '../../types/wire' */
 
 export class Online {
   constructor(ctx) {
@@ -62,6 +62,7 @@ export class Online {
     this.socket = null;
   }
 
+  /** @param {ServerFrame} msg a frame the session leaves to the page */
   message(msg) {
     switch (msg.type) {
       case 'presence':
