@@ -220,8 +220,8 @@ export class GameSocket {
   }
 
   /** A move of the game (a frame, or a result): the version moves on, and a gap asks for
-   * the state; `frame` (when given and new) goes to onMove. */
-  /** @param {SocketResult | Received<MoveFrame>} move @param {Received<MoveFrame> | null} frame */
+   * the state; `frame` (when given and new) goes to onMove.
+   * @param {SocketResult | Received<MoveFrame>} move @param {Received<MoveFrame> | null} frame */
   follow(move, frame) {
     if (move.version <= this.version) return; // already have it
     const gap = this.version >= 0 && move.from_version !== this.version;

@@ -224,8 +224,8 @@ export class Session {
 
   /** One move now, not queued: through the live socket when one is open, else REST. Both
    *  answer {version, view, events, status, outcome, server_ms} and refuse with an ApiError
-   *  (a stale one carries the server's state in error.body.current). */
-  /** @param {Move} move @param {{retry?: boolean}} [options] @returns {Promise<MoveOutcome>} */
+   *  (a stale one carries the server's state in error.body.current).
+   *  @param {Move} move @param {{retry?: boolean}} [options] @returns {Promise<MoveOutcome>} */
   async post1(move, { retry = false } = {}) {
     const id = this.id;
     for (let attempt = 0; attempt < 2; attempt += 1) {
