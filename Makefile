@@ -3,6 +3,7 @@
 # make check — the quick loop: lint, engine and API tests (not slow), Hypothesis's quick profile
 # make test-services — what depends on PostgreSQL + Redis (DATABASE_URL, REDIS_URL), for CI
 # make build — the front end alone: npm ci (esbuild, pinned in package-lock.json), node build.mjs
+# make types — static/js/types/api.d.ts, generated from the app's OpenAPI document (make lint runs it)
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -10,11 +11,16 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 NODE ?= node
 NPM ?= npm
-# The front end's sources: a change to any of them builds static/dist/ again.
-FRONT_END := build.mjs $(shell find static/js static/css static/i18n static/icons -type f 2>/dev/null)
+# The front end's sources: a change to any of them builds static/dist/ again (types, *.d.ts,
+# are the type check's only).
+FRONT_END := build.mjs $(shell find static/js static/css static/i18n static/icons -type f -not -name '*.d.ts' 2>/dev/null)
 ASSETS := static/dist/manifest.json
+# The browser's types of the wire, generated (git-ignored) from the OpenAPI document, which
+# the app's Python makes (docs/architecture.md, "Types").
+TYPES := static/js/types/api.d.ts
+OPENAPI := var/openapi.json
 
-.PHONY: run test check test-services lint build chromium nginx bench bench-peer bench-hardening clean
+.PHONY: run test check test-services lint types build chromium nginx bench bench-peer bench-hardening clean
 
 # Tests run on the machine's cores (pytest-xdist) where they can share it; the tests that
 # start servers of their own and time them (drain, faults, several processes, nginx) run
@@ -47,6 +53,15 @@ $(ASSETS): node_modules/.installed $(FRONT_END)
 
 build: $(ASSETS)
 
+# --default-non-nullable false: a field with a default is optional, as the models read it
+# (a client frame's `id`); tests/test_typecheck.py generates its types with this line's flags.
+$(TYPES): $(VENV)/.installed node_modules/.installed $(shell find app engines -name '*.py')
+	@mkdir -p $(dir $(OPENAPI))
+	$(BIN)/python -m app.openapi_dump $(OPENAPI)
+	$(NODE) node_modules/openapi-typescript/bin/cli.js $(OPENAPI) --output $@ --default-non-nullable false
+
+types: $(TYPES)
+
 run: $(VENV)/.installed $(ASSETS)
 	$(BIN)/alembic upgrade head
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m app
@@ -69,10 +84,14 @@ nginx:
 		echo "Proxy tests need nginx: run 'sudo apt-get install nginx' (they are skipped without it)."; \
 	fi
 
-lint: $(VENV)/.installed-dev
+# tsc: static/js checked against the wire's types (tsconfig.json; the service worker and the
+# Intl worker against a worker's globals, tsconfig.workers.json).
+lint: $(VENV)/.installed-dev $(TYPES)
 	$(BIN)/ruff check app engines tests bench
 	$(BIN)/mypy --strict engines/ app/
 	$(BIN)/biome lint --error-on-warnings static/js
+	$(NODE) node_modules/typescript/bin/tsc -p tsconfig.json
+	$(NODE) node_modules/typescript/bin/tsc -p tsconfig.workers.json
 
 # --durations: the slowest tests, named in CI's log for whoever trims the loop next
 test: $(VENV)/.installed-dev $(ASSETS) chromium nginx lint

@@ -18,6 +18,7 @@ import { el, toast } from './core/ui.js';
 import { variantParts, variantWords } from './core/variant.js';
 import { remember } from './lobby/remember.js';
 import { initSeek, seekGame, seekPlayer } from './lobby/seek.js';
+/** @import { CreatedGame, GameCatalog, OpenGames } from './types/wire' */
 
 const OPEN_REFRESH_MS = 5000;
 
@@ -53,7 +54,7 @@ const lost = watchConnection(() => loadAll());
 async function loadCatalog() {
   const notice = document.getElementById('catalog-error');
   try {
-    const data = await api('GET', '/api/catalog');
+    const data = /** @type {GameCatalog} */ (await api('GET', '/api/catalog'));
     catalog = new Map((data.games || []).map((game) => [game.name, game]));
     notice.hidden = true;
     for (const card of document.querySelectorAll('.game-card[data-game], .daily-card[data-game]')) {
@@ -153,7 +154,7 @@ function row(game) {
 
 function renderOpen(games) {
   const focused = document.activeElement?.closest?.('.open-item');
-  const focusKey = focused && [focused.dataset.id, document.activeElement.dataset.action];
+  const focusKey = focused && [focused.dataset.id, /** @type {HTMLElement} */ (document.activeElement).dataset.action];
   const items = games.map((game) => {
     const signature = JSON.stringify([game.name, game.mine, game.params]);
     let li = rows.get(game.id);
@@ -184,7 +185,7 @@ async function refreshOpen() {
   if (openBusy) return;
   openBusy = true;
   try {
-    const data = await api('GET', '/api/open');
+    const data = /** @type {OpenGames} */ (await api('GET', '/api/open'));
     renderOpen(data.games || []);
     openLoaded = true;
   } catch (error) {
@@ -231,7 +232,7 @@ document.querySelector('[data-create-challenge]')?.addEventListener('click', asy
   const button = event.currentTarget;
   button.disabled = true;
   try {
-    const game = await api('POST', '/api/games', { game: onlineGame(), params: { opponent: 'online' }, public: true });
+    const game = /** @type {CreatedGame} */ (await api('POST', '/api/games', { game: onlineGame(), params: { opponent: 'online' }, public: true }));
     toast(t('lobby.open.created'), { kind: 'success' });
     location.assign(`/g/${encodeURIComponent(game.id)}`);
   } catch (error) {

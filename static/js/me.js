@@ -16,6 +16,7 @@ import { levelWords, variantWords } from './core/variant.js';
 import { el } from './core/ui.js';
 import { initNotify } from './me/notify.js';
 import { initTransfer } from './me/transfer.js';
+/** @import { GameCatalog, History, MyStats } from './types/wire' */
 
 const PAGE = 10;
 const main = document.getElementById('main');
@@ -30,7 +31,7 @@ const variantOf = (game, variant) => variantWords(game, variant, catalog.get(gam
 
 async function loadCatalog() {
   try {
-    const data = await api('GET', '/api/catalog');
+    const data = /** @type {GameCatalog} */ (await api('GET', '/api/catalog'));
     catalog = new Map((data.games || []).map((game) => [game.name, game]));
   } catch {
     /* variants stay in their plain names */
@@ -99,7 +100,7 @@ async function loadStats() {
   const ticket = ++statsTicket;
   main.dataset.stats = 'loading';
   try {
-    const stats = await api('GET', '/api/me/stats');
+    const stats = /** @type {MyStats} */ (await api('GET', '/api/me/stats'));
     if (stats.streak_until) await intlReady(); // its date (see core/intl.js)
     if (ticket !== statsTicket) return;
     const streak = document.querySelector('[data-streak]');
@@ -180,7 +181,7 @@ async function loadGames(more = false) {
   if (filter.value) query.set('game', filter.value);
   if (more && next) query.set('before', next);
   try {
-    const page = await api('GET', `/api/me/games?${query}`);
+    const page = /** @type {History} */ (await api('GET', `/api/me/games?${query}`));
     if (page.games.length) await intlReady(); // the rows' dates (see core/intl.js)
     if (ticket !== loading) return;
     const items = page.games.map(item);

@@ -21,6 +21,7 @@ import { errorText } from './core/errors.js';
 import { t } from './core/i18n.js';
 import { copyLink, el, pageConfig, reducedMotion } from './core/ui.js';
 import { createReview } from './review.js';
+/** @import { Replay, ReplayStep } from './types/wire' */
 
 const AUTOPLAY_MS = 700;
 
@@ -30,12 +31,14 @@ const stage = $('replay');
 const slider = $('replay-slider');
 const list = $('replay-list');
 const playButton = stage.querySelector('[data-action="play"]');
-const views = new Map(); // ply → replay answer
+const views = /** @type {Map<number, Replay>} */ (new Map()); // ply → replay answer
+/** @type {{board: any, review: any, ply: number | null, plies: number, token: number, playing: boolean, timer: any, timeline: ReplayStep[]}} */
 const S = { board: null, review: null, ply: null, plies: 0, token: 0, playing: false, timer: 0, timeline: [] };
 
 const path = (ply, timeline) =>
   `/api/games/${encodeURIComponent(config.game_id)}/replay?${ply === null ? '' : `ply=${ply}&`}timeline=${timeline}`;
 
+/** @param {number} ply @returns {Promise<Replay>} */
 async function fetchPly(ply) {
   if (!views.has(ply)) views.set(ply, await api('GET', path(ply, false)));
   return views.get(ply);
@@ -201,6 +204,7 @@ function offerDownload(first) {
 }
 
 async function boot() {
+  /** @type {Replay} */
   let first;
   let module;
   try {
@@ -248,7 +252,7 @@ window.addEventListener('hashchange', () => {
 });
 document.addEventListener('keydown', (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey || event.target === slider) return;
-  if (event.target.closest?.('input, textarea, select, dialog')) return;
+  if (/** @type {Element} */ (event.target).closest?.('input, textarea, select, dialog')) return;
   const action = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' }[event.key];
   if (!action) return;
   event.preventDefault();

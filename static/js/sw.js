@@ -16,7 +16,14 @@
  * - push: shows the notice; a tap focuses a tab of that game or opens its url.
  */
 
-const CONFIG = self.NOOK;
+/**
+ * @typedef {{cache: string, prefix: string, version: string, lang: string, offline: string,
+ *   icon: string, shell: string[]}} WorkerConfig
+ */
+// `self` as this worker's scope: the type check (tsconfig.workers.json) reads it otherwise as
+// any worker's.
+const sw = /** @type {ServiceWorkerGlobalScope & {NOOK: WorkerConfig}} */ (/** @type {unknown} */ (self));
+const CONFIG = sw.NOOK;
 const HASHED = '/static/dist/';
 const SHELL = new Set(CONFIG.shell);
 const PAGES_KEPT = 60; // pages kept for offline use, the oldest dropped first
@@ -24,7 +31,7 @@ const PAGES_KEPT = 60; // pages kept for offline use, the oldest dropped first
 /** A page that must never be kept: what it shows is a secret for a moment. */
 const privatePage = (url) => url.pathname === '/me' && url.searchParams.has('code');
 
-self.addEventListener('install', (event) => {
+sw.addEventListener('install', (event) => {
   event.waitUntil(
     caches.open(CONFIG.cache).then((cache) =>
       cache.addAll(CONFIG.shell.map((url) => new Request(url, { cache: 'reload', credentials: 'same-origin' }))),
@@ -32,16 +39,16 @@ self.addEventListener('install', (event) => {
   );
 });
 
-self.addEventListener('message', (event) => {
+sw.addEventListener('message', (event) => {
   const data = event.data || {};
-  if (data.type === 'activate' && data.version === CONFIG.version) self.skipWaiting();
+  if (data.type === 'activate' && data.version === CONFIG.version) sw.skipWaiting();
   if (data.type === 'keep' && typeof data.url === 'string') event.waitUntil(keep(data.url));
 });
 
 /** A page's new address (history.replaceState) kept like a visited page. */
 async function keep(address) {
   const url = new URL(address);
-  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || privatePage(url)) return;
+  if (url.origin !== sw.location.origin || url.pathname.startsWith('/api/') || privatePage(url)) return;
   try {
     const response = await fetch(url.href, { credentials: 'same-origin' });
     if (response.ok && response.headers.get('content-type')?.startsWith('text/html')) {
@@ -52,17 +59,17 @@ async function keep(address) {
   }
 }
 
-self.addEventListener('activate', (event) => {
+sw.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       const names = await caches.keys();
       await Promise.all(
         names.filter((name) => name.startsWith(CONFIG.prefix) && name !== CONFIG.cache).map((name) => caches.delete(name)),
       );
-      await self.clients.claim();
+      await sw.clients.claim();
       // The pages open now are of this version (one asked for it): keep them for offline.
       const cache = await caches.open(CONFIG.cache);
-      const tabs = await self.clients.matchAll({ type: 'window' });
+      const tabs = await sw.clients.matchAll({ type: 'window' });
       const kept = tabs.filter((tab) => !privatePage(new URL(tab.url)));
       await Promise.all(kept.map((tab) => cache.add(tab.url).catch(() => undefined)));
     })(),
@@ -85,7 +92,7 @@ async function trimPages(cache) {
   const pages = (await cache.keys()).filter((request) => !new URL(request.url).pathname.startsWith('/static/'));
   const extra = pages.length - PAGES_KEPT;
   for (const request of pages.slice(0, Math.max(0, extra))) {
-    if (request.url !== new URL(CONFIG.offline, self.location.origin).href) await cache.delete(request);
+    if (request.url !== new URL(CONFIG.offline, sw.location.origin).href) await cache.delete(request);
   }
 }
 
@@ -116,10 +123,10 @@ async function networkOnly(request) {
   }
 }
 
-self.addEventListener('fetch', (event) => {
+sw.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== self.location.origin) return;
+  if (request.method !== 'GET' || url.origin !== sw.location.origin) return;
   if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/ws/')) return;
   if (url.pathname.startsWith(HASHED)) event.respondWith(cacheFirst(request));
   else if (request.mode === 'navigate') event.respondWith(privatePage(url) ? networkOnly(request) : networkFirst(request));
@@ -127,7 +134,7 @@ self.addEventListener('fetch', (event) => {
 
 /* ------------------------------------------------------------------ push --------- */
 
-self.addEventListener('push', (event) => {
+sw.addEventListener('push', (event) => {
   let notice = {};
   try {
     notice = event.data ? event.data.json() : {};
@@ -135,26 +142,27 @@ self.addEventListener('push', (event) => {
     return;
   }
   event.waitUntil(
-    self.registration.showNotification(notice.title || '', {
+    // `renotify` (a notice of the same tag still alerts) is Chromium's; lib.dom lacks it
+    sw.registration.showNotification(notice.title || '', /** @type {NotificationOptions} */ ({
       body: notice.body || '',
       tag: notice.game_id || notice.type,
       renotify: true,
       icon: CONFIG.icon,
       data: { url: notice.url || '/', game_id: notice.game_id },
-    }),
+    })),
   );
 });
 
-self.addEventListener('notificationclick', (event) => {
+sw.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const { url } = event.notification.data || {};
   event.waitUntil(
     (async () => {
-      const target = new URL(url || '/', self.location.origin);
-      const tabs = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const target = new URL(url || '/', sw.location.origin);
+      const tabs = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
       const open = tabs.find((tab) => new URL(tab.url).pathname === target.pathname);
       if (open) return open.focus();
-      return self.clients.openWindow(target.href);
+      return sw.clients.openWindow(target.href);
     })(),
   );
 });

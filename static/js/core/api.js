@@ -36,7 +36,18 @@
 
 import { t } from './i18n.js';
 
+/**
+ * @import { ClientFrame, ErrorFrame, ErrorResponse, MoveAnswer, MoveFrame, MoveMessage, MoveResult, Received,
+ *   ServerFrame, SocketResult } from '../types/wire'
+ * @import { SocketHandlers } from '../types/page'
+ */
+
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status (the REST one a socket error frame carries; 0: no answer)
+   * @param {string} code @param {string} message @param {any} [details]
+   * @param {ErrorResponse | ErrorFrame | string | null} [body] the whole answer
+   */
   constructor(status, code, message, details = null, body = null) {
     super(message);
     this.name = 'ApiError';
@@ -46,6 +57,7 @@ export class ApiError extends Error {
     this.body = body;
   }
 
+  /** @param {number} status @param {any} body */
   static from(status, body) {
     const error = body && typeof body === 'object' ? body.error : null;
     if (error && typeof error === 'object') {
@@ -55,7 +67,9 @@ export class ApiError extends Error {
   }
 }
 
+/** @param {string} method @param {string} path @param {object} [body] @returns {Promise<any>} */
 export async function api(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
@@ -81,7 +95,8 @@ export async function api(method, path, body) {
   return data;
 }
 
-/** The one shape a move is answered in, whichever way it went (REST or socket). */
+/** The one shape a move is answered in, whichever way it went (REST or socket).
+ *  @param {MoveResult | MoveFrame} data @returns {MoveAnswer} */
 export function moveAnswer(data) {
   return {
     version: data.version,
@@ -98,6 +113,7 @@ const MOVE_TIMEOUT_MS = 15_000;
 const CLOSE_NOT_FOUND = 4404;
 
 export class GameSocket {
+  /** @param {string} gameId @param {SocketHandlers} [handlers] @param {{since?: number}} [options] */
   constructor(gameId, handlers = {}, { since = -1 } = {}) {
     this.gameId = gameId;
     this.handlers = handlers;
@@ -160,7 +176,9 @@ export class GameSocket {
     });
   }
 
+  /** @param {string} data */
   receive(data) {
+    /** @type {Received<ServerFrame>} */
     let msg;
     try {
       msg = JSON.parse(data);
@@ -177,6 +195,7 @@ export class GameSocket {
         this.follow(msg, msg);
         break;
       case 'result': {
+        /** @type {SocketResult} */
         const result = { ...msg.result, from_version: msg.from_version, receivedAt: performance.now() };
         if (this.pending.has(msg.id)) {
           this.follow(result, null);
@@ -201,7 +220,8 @@ export class GameSocket {
   }
 
   /** A move of the game (a frame, or a result): the version moves on, and a gap asks for
-   * the state; `frame` (when given and new) goes to onMove. */
+   * the state; `frame` (when given and new) goes to onMove.
+   * @param {SocketResult | Received<MoveFrame>} move @param {Received<MoveFrame> | null} frame */
   follow(move, frame) {
     if (move.version <= this.version) return; // already have it
     const gap = this.version >= 0 && move.from_version !== this.version;
@@ -227,6 +247,7 @@ export class GameSocket {
     }
   }
 
+  /** @param {ClientFrame} obj */
   send(obj) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(obj));
@@ -237,6 +258,7 @@ export class GameSocket {
     return this.send({ type: 'sync', version: this.version });
   }
 
+  /** @param {number} version @param {MoveMessage['move']} move @returns {Promise<SocketResult>} */
   move(version, move) {
     const id = `m${++this.seq}`;
     return new Promise((resolve, reject) => {

@@ -64,7 +64,7 @@ export function setConnection(state, text = t('common.conn.lost')) {
     if (header) header.after(banner);
     else document.body.prepend(banner);
     bannerSize ??= new ResizeObserver(([entry]) => {
-      document.body.style.setProperty('--offline-h', `${entry.target.offsetHeight}px`);
+      document.body.style.setProperty('--offline-h', `${/** @type {HTMLElement} */ (entry.target).offsetHeight}px`);
     });
     bannerSize.observe(banner);
   }

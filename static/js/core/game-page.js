@@ -54,12 +54,25 @@ import { Session } from './session.js';
 import { feedback } from './sound.js';
 import { copyLink, pageConfig, shareLink } from './ui.js';
 
+/**
+ * @import { CreatedGame, GameAnswer, LoadedGame } from '../types/wire'
+ * @import { PageHooks } from '../types/page'
+ */
+
 const ENDED = ['game_over', 'time_up']; // the game moved on: the page loads it again
 
+/**
+ * A game's page: `View` and `Move` are the game's own (types/wire.d.ts), so its controller
+ * reads `page.session.view` and sends `page.session.move(…)` as the server's schema says:
+ *   const page = new GamePage('pairs', hooks), typed `@type {GamePage<PairsView, PairsMove>}`.
+ * @template {{over?: unknown}} [View=any] @template [Move=any]
+ */
 export class GamePage {
+  /** @param {string} game @param {PageHooks} hooks */
   constructor(game, hooks) {
     this.game = game;
     this.hooks = hooks;
+    /** @type {Session<View, Move>} */
     this.session = new Session(game, {
       adopt: hooks.adopt, connection: (state) => this.connected(state), play: hooks.play,
     });
@@ -140,6 +153,7 @@ export class GamePage {
 
   /* ------------------------------------------------------------------ games ---- */
 
+  /** @param {LoadedGame | CreatedGame | GameAnswer} data @param {string} how */
   open(data, how) {
     const session = this.session;
     session.start(data);

@@ -14,6 +14,7 @@
 import { closeDialog, openDialog } from './ui.js';
 
 export class GameMenu {
+  /** @param {HTMLDialogElement} dialog @param {{onToggle?: (open: boolean) => void}} [hooks] */
   constructor(dialog, { onToggle } = {}) {
     this.dialog = dialog;
     this.onToggle = onToggle;

@@ -12,7 +12,9 @@ import { api } from './api.js';
 import { errorText } from './errors.js';
 import { has, t } from './i18n.js';
 import { toast } from './ui.js';
+/** @import { Me } from '../types/wire' */
 
+/** @param {{onSaved?: (me: Me) => void}} [hooks] */
 export function initNameForm({ onSaved } = {}) {
   const form = document.getElementById('name-form');
   const input = document.getElementById('name-input');
@@ -29,7 +31,7 @@ export function initNameForm({ onSaved } = {}) {
     const button = form.querySelector('button[type="submit"]');
     button.disabled = true;
     try {
-      const me = await api('PUT', '/api/me', { name: input.value.trim() });
+      const me = /** @type {Me} */ (await api('PUT', '/api/me', { name: input.value.trim() }));
       input.value = me.name;
       showError('');
       toast(t('lobby.name.saved'), { kind: 'success' });
@@ -46,7 +48,7 @@ export function initNameForm({ onSaved } = {}) {
   return {
     async load() {
       try {
-        const me = await api('GET', '/api/me');
+        const me = /** @type {Me} */ (await api('GET', '/api/me'));
         if (me?.name && !input.value) input.value = me.name;
         return me;
       } catch {

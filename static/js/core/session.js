@@ -51,48 +51,34 @@
 import { api, GameSocket, moveAnswer } from './api.js';
 import { setConnection } from './connection.js';
 import { reloadFor, shouldReload } from './deploy.js';
+import { storage } from './storage.js';
 import { pageVersion } from './worker.js';
 
+/** @import { GameAnswer, GameStatus, LoadedGame, MoveAnswer, MoveFrame, Received, SocketResult, StateFrame } from '../types/wire' */
+/** @import { MoveOutcome, SessionHooks, SocketHandlers } from '../types/page' */
+
 const PROBE_MS = [1000, 2000, 3000, 5000];
-const GONE = Object.freeze({ ok: false, gone: true, error: null });
+/** @type {MoveOutcome} */ const GONE = Object.freeze({ ok: false, gone: true, error: null });
 
-export function storage(prefix) {
-  return {
-    get(key, fallback = null) {
-      try {
-        const raw = localStorage.getItem(prefix + key);
-        return raw === null ? fallback : JSON.parse(raw);
-      } catch {
-        return fallback;
-      }
-    },
-    set(key, value) {
-      try {
-        if (value === null || value === undefined) localStorage.removeItem(prefix + key);
-        else localStorage.setItem(prefix + key, JSON.stringify(value));
-      } catch {
-        /* private mode: the page still works, it just forgets */
-      }
-    },
-  };
-}
-
+/** A game's session. `View`, `Move`: the game's own (types/wire.d.ts), as its page is typed.
+ *  @template {{over?: unknown}} [View=any] @template [Move=any] */
 export class Session {
+  /** @param {string} game @param {SessionHooks} [hooks] */
   constructor(game, hooks = {}) {
     this.game = game;
     this.hooks = hooks;
     this.store = storage(`${game}.`);
-    this.id = null;
-    this.number = null;
+    this.id = /** @type {string | null} */ (null);
+    this.number = /** @type {string | null} */ (null);
     this.version = 0;
-    this.view = null;
-    this.seat = null;
-    this.seats = [];
-    this.status = null;
-    this.daily = null;
-    this.params = null;
-    this.players = null;
-    this.data = null;
+    this.view = /** @type {View | null} */ (null); // the engine's view for this page's seat
+    this.seat = /** @type {number | null} */ (null);
+    this.seats = /** @type {number[]} */ ([]);
+    this.status = /** @type {GameStatus | null} */ (null);
+    this.daily = /** @type {string | null} */ (null);
+    this.params = /** @type {Record<string, any> | null} */ (null);
+    this.players = /** @type {LoadedGame['players'] | null} */ (null);
+    this.data = /** @type {GameAnswer | null} */ (null); // the last answer taken, whole
     this.serverMs = 0;
     this.localMs = performance.now();
     this.online = true;
@@ -110,6 +96,7 @@ export class Session {
 
   /* ------------------------------------------------------------------ state ---- */
 
+  /** @param {GameAnswer} data */
   start(data) {
     Object.assign(this, {
       id: null, number: null, version: 0, view: null, seat: null, seats: [], status: null,
@@ -118,6 +105,7 @@ export class Session {
     return this.take(data);
   }
 
+  /** @param {GameAnswer} data @param {number} [receivedAt] */
   take(data, receivedAt = performance.now()) {
     if (!data) return data;
     if (data.id) {
@@ -126,7 +114,7 @@ export class Session {
     }
     if (data.number) this.number = data.number;
     if (typeof data.version === 'number') this.version = data.version;
-    if (data.view) this.view = data.view;
+    if (data.view) this.view = /** @type {View} */ (data.view);
     if ('seat' in data) this.seat = data.seat;
     if (Array.isArray(data.seats)) this.seats = data.seats;
     else if ('seat' in data) this.seats = data.seat === null || data.seat === undefined ? [] : [data.seat];
@@ -214,7 +202,8 @@ export class Session {
   }
 
   /** Runs after every queued move; <body data-pending> counts what is queued (tests wait
-   *  for "0" instead of sleeping). */
+   *  for "0" instead of sleeping).
+   *  @template T @param {() => T | Promise<T>} task @returns {Promise<T>} */
   enqueue(task) {
     this.pending = (this.pending ?? 0) + 1;
     document.body.dataset.pending = String(this.pending);
@@ -226,7 +215,8 @@ export class Session {
     return run;
   }
 
-  /** Queues a move for the game on screen now (dropped when another game opens first). */
+  /** Queues a move for the game on screen now (dropped when another game opens first).
+   *  @param {Move} move @param {{retry?: boolean}} [options] @returns {Promise<MoveOutcome>} */
   move(move, options = {}) {
     const id = this.id;
     return this.enqueue(() => (id && this.id === id ? this.post1(move, options) : GONE));
@@ -234,7 +224,8 @@ export class Session {
 
   /** One move now, not queued: through the live socket when one is open, else REST. Both
    *  answer {version, view, events, status, outcome, server_ms} and refuse with an ApiError
-   *  (a stale one carries the server's state in error.body.current). */
+   *  (a stale one carries the server's state in error.body.current).
+   *  @param {Move} move @param {{retry?: boolean}} [options] @returns {Promise<MoveOutcome>} */
   async post1(move, { retry = false } = {}) {
     const id = this.id;
     for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -257,6 +248,7 @@ export class Session {
     return { ok: false, error: null };
   }
 
+  /** @param {string} id @param {any} move @returns {Promise<{data: SocketResult | GameAnswer, result: MoveAnswer, receivedAt: number}>} */
   async transmit(id, move) {
     const socket = this.socket;
     if (socket && socket.gameId === id && socket.status === 'open') {
@@ -269,12 +261,14 @@ export class Session {
 
   /** A move the server answered: played out by the game (hooks.play, against the state it
    *  was made on), then taken; a game that plays moves out is shown the result by adopt. */
+  /** @param {GameAnswer} data @param {MoveAnswer} result @param {number} receivedAt */
   async land(data, result, receivedAt) {
     if (this.hooks.play) await this.hooks.play(result);
     this.take(data, receivedAt);
     if (this.hooks.play) this.hooks.adopt?.(data, 'move');
   }
 
+  /** @param {'refresh' | 'reconnect'} [why] */
   async refresh(why = 'refresh') {
     const id = this.id;
     if (!id) return null;
@@ -294,6 +288,7 @@ export class Session {
   /** Opens the socket. Its state and move frames are queued behind the moves in flight and
    *  taken here (a move frame that does not follow the version on screen is adopted whole);
    *  the other handlers (onMessage, onStatus) are the page's. */
+  /** @param {SocketHandlers} handlers @param {number} [since] */
   connect(handlers, since = this.version) {
     this.disconnect();
     let opened = false;
@@ -315,6 +310,7 @@ export class Session {
     return socket;
   }
 
+  /** @param {GameSocket} socket @param {Received<StateFrame> | Received<MoveFrame>} msg @param {number} receivedAt */
   frame(socket, msg, receivedAt) {
     return this.enqueue(async () => {
       if (socket !== this.socket || socket.gameId !== this.id) return; // another game by now

@@ -67,7 +67,8 @@ function toastStack() {
 
 const queue = [];
 
-/** One toast at a time, over the site header (never over the score): others wait. */
+/** One toast at a time, over the site header (never over the score): others wait.
+ *  @param {string} text @param {{kind?: string, ms?: number}} [options] */
 export function toast(text, { kind = 'info', ms } = {}) {
   const node = el('div', { class: `toast toast--${kind}` }, text);
   if (kind === 'error') node.setAttribute('role', 'alert');

@@ -14,6 +14,7 @@ import { api } from '../core/api.js';
 import { formatNumber, has, ordinal, plural, t } from '../core/i18n.js';
 import { variantWords } from '../core/variant.js';
 import { el } from '../core/ui.js';
+/** @import { History, MyStats } from '../types/wire' */
 
 const CONTINUE_MAX = 6;
 
@@ -60,8 +61,8 @@ export async function remember(catalog) {
   const main = document.getElementById('main');
   try {
     const [active, stats] = await Promise.all([
-      api('GET', `/api/me/games?status=active&limit=${CONTINUE_MAX}`),
-      api('GET', '/api/me/stats'),
+      /** @type {Promise<History>} */ (api('GET', `/api/me/games?status=active&limit=${CONTINUE_MAX}`)),
+      /** @type {Promise<MyStats>} */ (api('GET', '/api/me/stats')),
     ]);
     const section = document.getElementById('continue-section');
     const list = document.getElementById('continue-list');

@@ -16,6 +16,7 @@ import { api } from '../core/api.js';
 import { errorText } from '../core/errors.js';
 import { has, plural, t } from '../core/i18n.js';
 import { formatTime, toast } from '../core/ui.js';
+/** @import { SeekState } from '../types/wire' */
 
 const WAIT_S = 20; // seconds a poll is held by the server
 const RETRY_MS = [500, 1000, 2000, 4000];
@@ -173,7 +174,7 @@ async function follow(id) {
   while (active && seekId === id) {
     const sent = Date.now();
     try {
-      const answer = await api('GET', `/api/seeks/${encodeURIComponent(id)}?wait=${WAIT_S}`);
+      const answer = /** @type {SeekState} */ (await api('GET', `/api/seeks/${encodeURIComponent(id)}?wait=${WAIT_S}`));
       failures = 0;
       if (!active || seekId !== id) return;
       if (answer.status === 'paired') return paired(answer.game_id);
@@ -200,7 +201,7 @@ async function start(event) {
   show('waiting');
   section.querySelector('[data-action="seek-cancel"]').focus();
   try {
-    const answer = await api('POST', '/api/seeks', { game: game.name, clock, rated: isRated });
+    const answer = /** @type {SeekState} */ (await api('POST', '/api/seeks', { game: game.name, clock, rated: isRated }));
     // Paired already: an opponent is waiting in that game, even if Cancel came meanwhile.
     if (answer.status === 'paired') return paired(answer.game_id);
     if (!active) {

@@ -16,7 +16,8 @@
 
 import { api } from '../core/api.js';
 import { lang, t } from '../core/i18n.js';
-import { storage } from '../core/session.js';
+import { storage } from '../core/storage.js';
+/** @import { PushKey } from '../types/wire' */
 
 const MESSAGES = {
   on: 'me.notify.on',
@@ -106,7 +107,7 @@ async function start() {
     return;
   }
   try {
-    publicKey = (await api('GET', '/api/push/key')).public_key;
+    publicKey = /** @type {PushKey} */ (await api('GET', '/api/push/key')).public_key;
   } catch (error) {
     show(error.code === 'push_off' ? 'server_off' : 'failed');
     return;

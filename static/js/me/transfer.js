@@ -17,6 +17,7 @@ import { errorText } from '../core/errors.js';
 import { has, lang, t } from '../core/i18n.js';
 import { toast } from '../core/ui.js';
 import { pushEndpoint, subscribeAgain } from './notify.js';
+/** @import { TransferCode } from '../types/wire' */
 
 const QUIET = 4; // modules of white border a scanner needs around the code
 const DARK = '#10131f';
@@ -65,7 +66,7 @@ export function initTransfer({ onClaimed }) {
   make.addEventListener('click', async () => {
     make.disabled = true;
     try {
-      shown = await api('POST', '/api/me/transfer');
+      shown = /** @type {TransferCode} */ (await api('POST', '/api/me/transfer'));
       panel.dataset.transfer = 'shown';
       codeText.textContent = shown.code;
       drawQr(canvas, shown.qr);

@@ -15,6 +15,7 @@ import { feedback } from '../../core/sound.js';
 import { reducedMotion } from '../../core/ui.js';
 import { t } from '../../core/i18n.js';
 import { renderHonour } from './menu.js';
+/** @import { DailyBoard, Records } from '../../types/wire' */
 
 export function createEnding(ctx) {
   const { page, tray, hud, final } = ctx;
@@ -27,7 +28,7 @@ export function createEnding(ctx) {
 
   ending.loadRecords = async () => {
     try {
-      const data = await session.get('/api/records?game=blocks');
+      const data = /** @type {Records} */ (await session.get('/api/records?game=blocks'));
       ending.records = new Map((data.records || []).map((r) => [r.key, r]));
     } catch {
       /* records are a nicety */
@@ -36,7 +37,7 @@ export function createEnding(ctx) {
 
   ending.loadHonour = async (date) => {
     try {
-      ending.honour = (await session.get(`/api/daily/blocks?date=${encodeURIComponent(date)}`)).honour || [];
+      ending.honour = /** @type {DailyBoard} */ (await session.get(`/api/daily/blocks?date=${encodeURIComponent(date)}`)).honour || [];
     } catch {
       ending.honour = null;
     }

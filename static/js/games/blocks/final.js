@@ -13,6 +13,7 @@
 import { formatNumber, has, t } from '../../core/i18n.js';
 import { EndCard } from '../../core/endcard.js';
 import { pieceSvg } from './palette.js';
+/** @import { BlocksView } from '../../types/wire' */
 
 const TITLES = { stuck: 'games.blocks.final.title.stuck', finished: 'games.blocks.final.title.finished', time_up: 'games.blocks.final.title.time_up' };
 
@@ -41,6 +42,7 @@ export class FinalCard {
     this.card.close();
   }
 
+  /** @param {{view: BlocksView} & Record<string, any>} shown */
   show({ view, record, isNewRecord, daily, playedBefore, tooFast, again }) {
     const final = view.final || {};
     const $ = (sel) => this.dialog.querySelector(sel);

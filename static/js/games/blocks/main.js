@@ -27,11 +27,13 @@ import { Menu } from './menu.js';
 import { createPlay } from './play.js';
 import { blocksStart } from './start.js';
 import { Tray } from './tray.js';
+/** @import { BlocksMove, BlocksView } from '../../types/wire' */
 
 const TICK_MS = 250;
 const FINAL_AFTER_MS = 350;
 const $ = (id) => document.getElementById(id);
 
+/** @type {GamePage<BlocksView, BlocksMove>} */
 const page = new GamePage('blocks', {
   opened,
   adopt,

@@ -15,11 +15,16 @@
 
 import { t } from '../../core/i18n.js';
 import { feedback } from '../../core/sound.js';
+/**
+ * @import { GamePage } from '../../core/game-page.js'
+ * @import { BlocksMove, BlocksView } from '../../types/wire'
+ */
 
 const CONFIRM_MS = 3000;
 const MOVED_ON = ['not_over', 'continue_used', 'no_room', 'continue_not_allowed']; // the page loads it again
 const $ = (id) => document.getElementById(id);
 
+/** @param {{page: GamePage<BlocksView, BlocksMove>} & Record<string, any>} ctx */
 export function createPlay(ctx) {
   const { page, board, tray, hud } = ctx;
   const session = page.session;
@@ -32,6 +37,7 @@ export function createPlay(ctx) {
   };
 
   // Sends a move; `before` runs just before the answer is shown, `after` when refused.
+  /** @param {BlocksMove} move @param {{before?: () => void, after?: () => void}} [hooks] */
   async function act(move, { before, after } = {}) {
     const old = session.view;
     const outcome = await session.move(move);

@@ -11,16 +11,18 @@
 
 import { formatNumber, t } from '../../core/i18n.js';
 import { Board } from './board.js';
+/** @import { BlocksEvent, BlocksView } from '../../types/wire' */
 
 export function createReplayBoard(box) {
   const board = new Board(box);
   return {
+    /** @param {BlocksView} view @param {BlocksEvent[]} events @param {boolean} forward */
     show(view, events, forward) {
       board.setSize(view.rows, view.cols);
       if (forward && events.some((e) => e.type === 'placed')) board.animate(events, view.grid);
       else board.setGrid(view.grid);
     },
-    score: (view) => formatNumber(view.score),
+    score: (/** @type {BlocksView} */ view) => formatNumber(view.score),
     entry(step) {
       const placed = step.events.find((e) => e.type === 'placed');
       if (placed) {

@@ -12,6 +12,7 @@
  */
 
 import { rulesetsOf } from './menu.js';
+/** @import { BlocksView } from '../../types/wire' */
 
 export function blocksStart(page) {
   const { catalog, config, query, store } = page;
@@ -46,6 +47,7 @@ export function blocksStart(page) {
     await page.createOrThrow({ params });
   }
 
+  /** @param {BlocksView} view */
   function keep(view) {
     store.set('ruleset', view.ruleset);
     store.set(`mode.${view.ruleset}`, view.mode);

@@ -88,6 +88,7 @@ export class Tray {
 
   /* ------------------------------------------------------------------ hand -- */
 
+  /** @param {any[]} hand @param {{maxExtent?: number, dealt?: boolean, rotated?: any}} [options] */
   setHand(hand, { maxExtent, dealt = false, rotated = null } = {}) {
     if (maxExtent) this.maxExtent = maxExtent;
     this.hand.set(hand);

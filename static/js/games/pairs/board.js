@@ -52,6 +52,7 @@ const now = () => performance.now();
 const key = (r, c) => `${r},${c}`;
 
 export class Board {
+  /** @param {HTMLElement} container @param {{onDown?: Function}} [hooks] */
   constructor(container, { onDown } = {}) {
     this.container = container;
     this.onDown = onDown;

@@ -13,6 +13,7 @@
  */
 
 import { feedback } from '../../core/sound.js';
+/** @import { DailyBoard, Records } from '../../types/wire' */
 
 export function createEnding(ctx) {
   const { page, board, hud, menu, final } = ctx;
@@ -22,7 +23,7 @@ export function createEnding(ctx) {
 
   async function loadRecords() {
     try {
-      records = (await session.get('/api/records?game=pairs')).records || [];
+      records = /** @type {Records} */ (await session.get('/api/records?game=pairs')).records || [];
       ctx.render();
     } catch {
       /* the records are a nicety */
@@ -36,7 +37,7 @@ export function createEnding(ctx) {
 
   async function loadHonour() {
     try {
-      final.setHonour((await session.get(`/api/daily/pairs?date=${encodeURIComponent(session.daily)}`)).honour);
+      final.setHonour(/** @type {DailyBoard} */ (await session.get(`/api/daily/pairs?date=${encodeURIComponent(session.daily)}`)).honour);
     } catch {
       /* no board of honour today */
     }

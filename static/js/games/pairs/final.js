@@ -15,6 +15,7 @@
 import { formatNumber, plural, t } from '../../core/i18n.js';
 import { EndCard } from '../../core/endcard.js';
 import { el, formatTime } from '../../core/ui.js';
+/** @import { PairsView } from '../../types/wire' */
 
 export class FinalCard {
   constructor(dialog, handlers) {
@@ -37,6 +38,7 @@ export class FinalCard {
     this.card.close();
   }
 
+  /** @param {{view: PairsView} & Record<string, any>} shown */
   show({ view, number, daily, playedBefore = false, tooFast = false }) {
     const cleared = view.reason === 'cleared';
     const timed = Boolean(view.clock); // a countdown: the timed mode

@@ -21,10 +21,11 @@ import { Menu } from './menu.js';
 import { attachPause, wantRunning } from './pause.js';
 import { createPlay } from './play.js';
 import { startTips } from './tips.js';
+/** @import { PairsMove, PairsView } from '../../types/wire' */
 
 const root = document.getElementById('pairs');
 const boardBox = document.getElementById('pairs-board');
-const page = new GamePage('pairs', { opened, adopt, failed, notice: (text, kind) => hud.say(text, kind) });
+/** @type {GamePage<PairsView, PairsMove>} */ const page = new GamePage('pairs', { opened, adopt, failed, notice: (text, kind) => hud.say(text, kind) });
 const { session, store, catalog } = page;
 const hud = new Hud(root, session);
 const prefs = { size: 'classic', mode: 'calm', highlight: null, ...store.get('prefs', {}) };

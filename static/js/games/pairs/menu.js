@@ -57,6 +57,7 @@ export class Menu extends GameMenu {
     });
   }
 
+  /** @override shows the choices of the game on screen, then opens (GameMenu.show) */
   show({ size, mode, highlight, number, paused }) {
     this.current = { size, mode };
     for (const input of this.dialog.querySelectorAll('input[name="pairs-size"]')) input.checked = input.value === size;

@@ -73,7 +73,9 @@ const MOON = (() => {
   const h = Math.sqrt(r1 * r1 - a * a);
   const mx = x1 + (a * (x2 - x1)) / d;
   const my = y1 + (a * (y2 - y1)) / d;
+  /** @type {[number, number]} */
   const p = [mx + (h * (y2 - y1)) / d, my - (h * (x2 - x1)) / d];
+  /** @type {[number, number]} */
   const q = [mx - (h * (y2 - y1)) / d, my + (h * (x2 - x1)) / d];
   const angle = (cx, cy, [px, py]) => Math.atan2(py - cy, px - cx);
   return { x1, y1, r1, x2, y2, r2, a1: angle(x1, y1, p), b1: angle(x1, y1, q), a2: angle(x2, y2, p), b2: angle(x2, y2, q) };

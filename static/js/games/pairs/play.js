@@ -18,9 +18,14 @@
 import { t } from '../../core/i18n.js';
 import { feedback } from '../../core/sound.js';
 import { playAnswer } from './answer.js';
+/**
+ * @import { GamePage } from '../../core/game-page.js'
+ * @import { PairsMove, PairsView } from '../../types/wire'
+ */
 
 const same = (p, q) => Boolean(p && q && p[0] === q[0] && p[1] === q[1]);
 
+/** @param {{page: GamePage<PairsView, PairsMove>} & Record<string, any>} ctx */
 export function createPlay(ctx) {
   const { page, board, boardBox, hud } = ctx;
   const session = page.session;
@@ -44,6 +49,7 @@ export function createPlay(ctx) {
   }
 
   /** Sends a move; on success plays the answer against the view it replaced. */
+  /** @param {PairsMove} move */
   async function send(move) {
     const before = { tiles: board.tiles.map((row) => row.slice()), clock: session.view?.clock, over: over() };
     const outcome = await session.move(move);

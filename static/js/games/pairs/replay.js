@@ -12,11 +12,13 @@
 import { formatNumber, t } from '../../core/i18n.js';
 import { formatTime } from '../../core/ui.js';
 import { Board } from './board.js';
+/** @import { PairsEvent, PairsView } from '../../types/wire' */
 
 export function createReplayBoard(box) {
   const board = new Board(box);
   let first = true;
   return {
+    /** @param {PairsView} view @param {PairsEvent[]} events @param {boolean} forward */
     show(view, events, forward) {
       const removed = forward && !first ? events.find((e) => e.type === 'removed') : null;
       if (removed && board.tiles.length) {
@@ -32,7 +34,7 @@ export function createReplayBoard(box) {
       if (first) board.skipDeal();
       first = false;
     },
-    score: (view) => formatNumber(view.score),
+    score: (/** @type {PairsView} */ view) => formatNumber(view.score),
     entry(step) {
       const removed = step.events.find((e) => e.type === 'removed');
       const points = step.events.reduce((sum, e) => sum + (typeof e.points === 'number' ? e.points : 0), 0);

@@ -30,6 +30,7 @@ import { createBoardCanvas } from '../../core/canvas.js';
 import { animate, easeOut, reducedMotion } from '../../core/ui.js';
 import { readColors } from './paint.js';
 import { drawScene, fitField, starPoint } from './scene.js';
+/** @import { TrianglesEvent, TrianglesView } from '../../types/wire' */
 
 const LINE_MS = 260;
 const TRIANGLE_MS = 360;
@@ -94,6 +95,7 @@ export function createBoard(container) {
 
   /* ------------------------------------------------------------ state ------------- */
 
+  /** @param {TrianglesView} view */
   function setView(view) {
     s.view = view;
     s.lines = view.lines.map(([a, b, seat]) => ({ a, b, seat, grow: 1, flash: 0 }));
@@ -149,6 +151,7 @@ export function createBoard(container) {
     surface.requestDraw();
   }
 
+  /** @param {TrianglesEvent[]} events @param {(event: TrianglesEvent) => void} [onStep] */
   async function play(events, onStep = () => {}) {
     let base = null;
     let lastSeat = null;

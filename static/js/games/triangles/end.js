@@ -8,8 +8,10 @@
 import { plural, t } from '../../core/i18n.js';
 import { ratingChange } from './clock.js';
 import { ctx, mode, mySeat, nameOf, S } from './state.js';
+/** @import { TrianglesView } from '../../types/wire' */
 
-/** The seat that drew no line: the one whose first line the aborted game waited for. */
+/** The seat that drew no line: the one whose first line the aborted game waited for.
+ *  @param {TrianglesView} view */
 function silentSeat(view) {
   return [0, 1].find((seat) => !view.lines.some((line) => line[2] === seat)) ?? 0;
 }
@@ -85,6 +87,7 @@ export function finalModel() {
   }
   if (m === 'online') stats = ratingChange();
   // the game's own action before the shared ones: play again (not online: a rematch there)
+  /** @type {{label: string, action: string, primary?: boolean}[]} */
   const actions = m === 'online' ? [] : [{ label: t('common.play_again'), action: 'again', primary: true }];
   if (view.result !== 'aborted') { // every line marked, on the replay page (an aborted game has none)
     actions.push({ label: t('games.triangles.review.open'), action: 'review' });

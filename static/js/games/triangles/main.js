@@ -33,10 +33,12 @@ import { Online } from './online.js';
 import { blocked, hideBubble } from './refusals.js';
 import { show, showFinal } from './screen.js';
 import { canAct, ctx, mode, S } from './state.js';
+/** @import { TrianglesMove, TrianglesView } from '../../types/wire' */
 
 const $ = (id) => document.getElementById(id);
 const boardBox = $('tri-board');
 
+/** @type {GamePage<TrianglesView, TrianglesMove>} */
 const page = new GamePage('triangles', {
   opened,
   failed,
@@ -91,7 +93,7 @@ const ACTIONS = {
 };
 
 document.addEventListener('click', (event) => {
-  const button = event.target.closest('button[data-action]');
+  const button = /** @type {Element} */ (event.target).closest('button[data-action]');
   if (!button || button.closest('#tri-final')) return;
   ACTIONS[button.dataset.action]?.();
 });

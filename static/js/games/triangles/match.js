@@ -12,10 +12,12 @@ import { finalModel } from './end.js';
 import { create, newGame } from './games.js';
 import { afterChange, showFinal } from './screen.js';
 import { ctx, mode, mySeat, nameOf, S } from './state.js';
+/** @import { JoinedFrame, Rematch } from '../../types/wire' */
 
 const err = (error) => errorText('triangles', error);
 const follow = (gameId) => location.assign(`/g/${encodeURIComponent(gameId)}`);
 
+/** @param {JoinedFrame} msg */
 export function onJoined(msg) {
   const { session } = ctx;
   const wasWaiting = session.status === 'waiting';
@@ -33,6 +35,7 @@ export function onCancelled() {
   afterChange();
 }
 
+/** @param {Rematch | null} rematch */
 export function onRematch(rematch) {
   S.rematch = rematch;
   if (rematch?.game_id) {

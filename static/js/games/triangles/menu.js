@@ -17,6 +17,7 @@ import { t } from '../../core/i18n.js';
 import { GameMenu } from '../../core/menu.js';
 import { closeDialog, el, openDialog, pageConfig } from '../../core/ui.js';
 import { ctx, mode } from './state.js';
+/** @import { Me } from '../../types/wire' */
 
 const STORE = 'triangles.new';
 // the catalog entry that came with the page: the star counts each field offers, the levels
@@ -46,6 +47,7 @@ function remember(choice) {
 }
 
 export class NewGameMenu extends GameMenu {
+  /** @param {HTMLDialogElement} dialog @param {{onLook?: Function}} [hooks] */
   constructor(dialog, { onLook } = {}) {
     super(dialog);
     this.form = dialog.querySelector('#tri-new-form');
@@ -165,7 +167,7 @@ let knownName;
 async function currentName() {
   if (knownName !== undefined) return knownName;
   try {
-    knownName = (await api('GET', '/api/me')).name ?? null;
+    knownName = /** @type {Me} */ (await api('GET', '/api/me')).name ?? null;
   } catch {
     knownName = null;
   }
@@ -173,6 +175,7 @@ async function currentName() {
 }
 
 /** Asks for a display name (when there is none yet) and saves it with PUT /api/me. */
+/** @param {HTMLDialogElement} dialog @param {{title?: string, text?: string, button?: string}} [words] */
 export async function askName(dialog, { title, text, button } = {}) {
   const name = await currentName();
   if (name) return name;

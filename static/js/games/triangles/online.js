@@ -20,6 +20,7 @@
 import { t } from '../../core/i18n.js';
 import { copyLink, formatTime, shareLink } from '../../core/ui.js';
 import { S } from './state.js';
+/** @import { RematchAnswer, ServerFrame } from '../../types/wire' */
 
 export class Online {
   constructor(ctx) {
@@ -61,6 +62,7 @@ export class Online {
     this.socket = null;
   }
 
+  /** @param {ServerFrame} msg a frame the session leaves to the page */
   message(msg) {
     switch (msg.type) {
       case 'presence':
@@ -158,7 +160,7 @@ export class Online {
 
   async rematch(action) {
     const { session } = this.ctx;
-    const result = await session.post(`/api/games/${encodeURIComponent(session.id)}/rematch`, { action });
+    const result = /** @type {RematchAnswer} */ (await session.post(`/api/games/${encodeURIComponent(session.id)}/rematch`, { action }));
     return result.rematch;
   }
 }

@@ -18,6 +18,7 @@
 import { formatNumber, plural, t } from '../../core/i18n.js';
 import { createBoard } from './board.js';
 import { seatName } from './names.js';
+/** @import { TrianglesView } from '../../types/wire' */
 
 const lineLabel = ({ a, b }) => t('games.triangles.replay.line', { a: a + 1, b: b + 1 });
 const scores = ([p1 = 0, p2 = 0]) => t('games.triangles.replay.scores', { p1: formatNumber(p1), p2: formatNumber(p2) });
@@ -26,6 +27,7 @@ export function createReplayBoard(box) {
   const board = createBoard(box);
   const seats = { kind: null, computerSeat: null, players: [], mine: [] };
   return {
+    /** @param {TrianglesView} view */
     show(view) {
       board.setView(view);
     },
@@ -37,7 +39,7 @@ export function createReplayBoard(box) {
     },
     seatName: (seat) => seatName(seats, seat),
     numberStars: (on) => board.setNumbers(on),
-    score: (view) => scores(view.scores),
+    score: (/** @type {TrianglesView} */ view) => scores(view.scores),
     entry(step) {
       const line = step.events.find((e) => e.type === 'line');
       const label = line ? lineLabel(line) : t(`games.triangles.replay.move.${step.move?.type ?? 'tick'}`);

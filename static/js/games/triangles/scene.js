@@ -16,6 +16,7 @@
 
 import { easeOut } from '../../core/ui.js';
 import { ring } from './paint.js';
+/** @import { TrianglesView } from '../../types/wire' */
 
 const PAD = 6; // CSS px between the field's edge and the canvas edge
 
@@ -34,6 +35,7 @@ export function fitField(v, width, height) {
   return { scale, ox: (width - w) / 2, oy: (height - h) / 2, w, h, turn, r };
 }
 
+/** @param {TrianglesView} view @param {any} fit @param {number} i */
 export function starPoint(view, fit, i) {
   const [x, y] = view.stars[i];
   if (fit.turn) return { x: fit.ox + y * fit.scale, y: fit.oy + (view.width - x) * fit.scale };

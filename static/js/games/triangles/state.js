@@ -12,7 +12,13 @@
  */
 
 import { seatName } from './names.js';
+/**
+ * @import { GamePage } from '../../core/game-page.js'
+ * @import { Session } from '../../core/session.js'
+ * @import { TrianglesMove, TrianglesView } from '../../types/wire'
+ */
 
+/** @type {{page: GamePage<TrianglesView, TrianglesMove>, session: Session<TrianglesView, TrianglesMove>} & Record<string, any>} */
 export const ctx = { page: null, session: null, board: null, menu: null, online: null, final: null, input: null };
 
 export const S = {
