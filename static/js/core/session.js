@@ -114,7 +114,7 @@ export class Session {
     }
     if (data.number) this.number = data.number;
     if (typeof data.version === 'number') this.version = data.version;
-    if (data.view) this.view = /** @type {View} */ (data.view);
+    if (data.view) this.view = /** @type {View} */ (/** @type {unknown} */ (data.view));
     if ('seat' in data) this.seat = data.seat;
     if (Array.isArray(data.seats)) this.seats = data.seats;
     else if ('seat' in data) this.seats = data.seat === null || data.seat === undefined ? [] : [data.seat];

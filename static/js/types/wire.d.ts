@@ -67,14 +67,20 @@ export type Received<Frame> = Frame & { receivedAt?: number };
  *  made on and the moment it arrived. */
 export type SocketResult = MoveResult & { from_version: number; receivedAt: number };
 
+/** An event of any game: what a move frame carries (its game is the socket's). */
+export type AnyEvent = MoveFrame['events'][number];
+
 /** Whatever the session takes (core/session.js `take`): a snapshot (loaded, created, a
- *  move's result, a state frame) or a move frame, each with the keys it has. */
-export type GameAnswer = Partial<Omit<StateFrame, 'type'>> &
-  Partial<Omit<CreatedGame, 'type'>> &
-  Partial<Omit<MoveFrame, 'type'>> & { receivedAt?: number };
+ *  move's result, a state frame) or a move frame, each with the keys it has; its events
+ *  are one game's, read as any game's (a move frame's are). */
+export type GameAnswer = Partial<Omit<StateFrame, 'type' | 'events'>> &
+  Partial<Omit<CreatedGame, 'type' | 'events'>> &
+  Partial<Omit<MoveFrame, 'type' | 'events'>> & { events?: AnyEvent[]; receivedAt?: number };
 
 /** A move's answer in the one shape both transports give (core/api.js `moveAnswer`). */
-export type MoveAnswer = Pick<MoveResult, 'version' | 'view' | 'events' | 'status' | 'outcome' | 'server_ms'>;
+export type MoveAnswer = Pick<MoveResult, 'version' | 'view' | 'status' | 'outcome' | 'server_ms'> & {
+  events: AnyEvent[];
+};
 
 // Each game's own: its view, its moves, its params, its events, by the game's name
 // (`View<'pairs'>` is the schema `PairsView`): a new game needs no line here.

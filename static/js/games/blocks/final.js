@@ -44,7 +44,7 @@ export class FinalCard {
 
   /** @param {{view: BlocksView} & Record<string, any>} shown */
   show({ view, record, isNewRecord, daily, playedBefore, tooFast, again }) {
-    const final = view.final || {};
+    const final = view.final || /** @type {Partial<NonNullable<BlocksView['final']>>} */ ({});
     const $ = (sel) => this.dialog.querySelector(sel);
     const zen = view.counts_lines;
     $('#blocks-final-title').textContent = t(TITLES[final.reason] || 'common.game_over');

@@ -165,7 +165,10 @@ export function createBoard(container) {
         lastSeat = event.seat;
       } else if (event.type === 'triangle') {
         const group = [event];
-        while (events[i + 1]?.type === 'triangle') group.push(events[++i]);
+        for (let next = events[i + 1]; next?.type === 'triangle'; next = events[i + 1]) {
+          group.push(next);
+          i += 1;
+        }
         for (const e of group) onStep(e);
         await playTriangles(group, base);
       } else {

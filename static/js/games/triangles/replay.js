@@ -21,7 +21,7 @@ import { seatName } from './names.js';
 /** @import { TrianglesView } from '../../types/wire' */
 
 const lineLabel = ({ a, b }) => t('games.triangles.replay.line', { a: a + 1, b: b + 1 });
-const scores = ([p1 = 0, p2 = 0]) => t('games.triangles.replay.scores', { p1: formatNumber(p1), p2: formatNumber(p2) });
+const scores = (/** @type {number[]} */ [p1 = 0, p2 = 0]) => t('games.triangles.replay.scores', { p1: formatNumber(p1), p2: formatNumber(p2) });
 
 export function createReplayBoard(box) {
   const board = createBoard(box);
