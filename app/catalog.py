@@ -7,7 +7,7 @@ from typing import Any
 
 from app.errors import AppError
 from engines.core.errors import AppCode
-from engines.core.protocol import Engine
+from engines.core.protocol import ComputerPlayer, CostlySetup, Engine, OnlinePlay, Reviewer
 
 AnyEngine = Engine[Any, Any, Any]
 
@@ -34,7 +34,7 @@ class Catalog:
 
     def online(self) -> list[str]:
         """The games that offer online play (quick pairing, clocks, ratings)."""
-        return [name for name, engine in self.engines.items() if engine.online_play]
+        return [name for name, engine in self.engines.items() if online(engine)]
 
     def describe(self) -> list[dict[str, Any]]:
         """What /api/catalog serves: each engine's entry, with what the app discovers of
@@ -44,4 +44,28 @@ class Catalog:
 
 def entry(engine: AnyEngine) -> dict[str, Any]:
     """A game's catalog entry as the site serves it: ``describe()`` and ``online_play``."""
-    return {**engine.describe(), "online_play": engine.online_play}
+    return {**engine.describe(), "online_play": online(engine) is not None}
+
+
+# --- capabilities: what a game can do beyond its rules, discovered from what it has ------
+# (engines.core.protocol: a game has a capability by having its methods)
+
+
+def online(engine: AnyEngine) -> OnlinePlay | None:
+    """The game's online play (quick pairing), or None."""
+    return engine if isinstance(engine, OnlinePlay) else None
+
+
+def reviewer(engine: AnyEngine) -> Reviewer | None:
+    """The game's review of finished games, or None."""
+    return engine if isinstance(engine, Reviewer) else None
+
+
+def computer(engine: AnyEngine) -> ComputerPlayer | None:
+    """The game's computer player (its COMPUTER seats), or None."""
+    return engine if isinstance(engine, ComputerPlayer) else None
+
+
+def costly(engine: AnyEngine, params: Any) -> bool:
+    """Whether setting up a game with these params may take long (off the event loop)."""
+    return isinstance(engine, CostlySetup) and engine.costly_setup(params)

@@ -15,7 +15,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound
 
 from app.api.ratings import pool_of, pools_by_speed
 from app.assets import page_bundle, site_assets
-from app.catalog import entry
+from app.catalog import entry, reviewer
 from app.errors import AppError
 from app.fair_play import BOARD_RULES
 from app.game_pages import GamePackages
@@ -238,7 +238,7 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
     engines = request.app.state.services.catalog
     reviewable = (
         game.engine in engines
-        and engines.engine(game.engine).reviewable
+        and reviewer(engines.engine(game.engine)) is not None
         and game.status == GameStatus.OVER
         and not aborted(game)
     )

@@ -31,7 +31,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from app.catalog import AnyEngine, Catalog
+from app.catalog import AnyEngine, Catalog, reviewer
 from app.clock import Clock
 from app.errors import AppError
 from app.limits import Admission
@@ -133,7 +133,7 @@ class Reviews:
     async def _reviewable(self, game_id: str, player_id: str) -> tuple[Game, AnyEngine]:
         game = await self.store.game(game_id)
         engine = self.catalog.engine(game.engine)
-        if not engine.reviewable:
+        if reviewer(engine) is None:
             raise AppError(AppCode.NO_REVIEW, f"{game.engine} games have no review")
         if not may_replay(game, engine, player_id):
             raise replay_forbidden()

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from redis.exceptions import RedisError
 
-from app.catalog import AnyEngine, Catalog
+from app.catalog import AnyEngine, Catalog, online
 from app.clock import Clock
 from app.config import Settings
 from app.errors import AppError, from_engine
@@ -36,7 +36,7 @@ from app.store import Store
 from app.wire import HubMessage, SeekPairedFrame, SeekState
 from engines.core.errors import AppCode
 from engines.core.numbers import SEED_LIMIT
-from engines.core.protocol import EngineError
+from engines.core.protocol import EngineError, OnlinePlay
 
 log = logging.getLogger("app.seeks")
 
@@ -98,21 +98,22 @@ class Seeks:
     def heartbeat_ms(self) -> int:
         return self.settings.seek_heartbeat_s * 1000
 
-    def _online(self, game: str) -> AnyEngine:
-        """The engine of ``game``: a 404 ``unknown_game``, or ``no_online`` for a game
-        that offers no online play."""
+    def _online(self, game: str) -> tuple[AnyEngine, OnlinePlay]:
+        """The engine of ``game`` and its online play: a 404 ``unknown_game``, or
+        ``no_online`` for a game that offers no online play."""
         engine = self.catalog.engine(game)
-        if not engine.online_play:
+        play = online(engine)
+        if play is None:
             raise AppError(AppCode.NO_ONLINE, f"{game} is not played online")
-        return engine
+        return engine, play
 
     async def _game_maker(self, game: str, clock: str, rated: bool) -> Callable[[Seek, str], Game]:
         """The params (the engine's ``seek_params``, checked as for any new game), and a
         function that builds the game of two seeks on a fresh board, seats in random
         order. Boards are built only for the games made (online boards are small ones)."""
-        engine = self._online(game)
+        engine, play = self._online(game)
         try:
-            params = engine.seek_params(clock, rated)
+            params = play.seek_params(clock, rated)
         except EngineError as error:
             raise from_engine(error) from None
 
@@ -131,7 +132,7 @@ class Seeks:
     ) -> SeekState:
         """A seek for ``game``: paired at once with a waiting one, or waiting in the pool;
         a player already in a real-time game of it (another tab's seek) is sent back."""
-        engine = self._online(game)
+        engine, _ = self._online(game)
         await self.admission.seeking(player_id, address)
         make = await self._game_maker(game, clock, rated)
         if rated:

@@ -33,11 +33,12 @@ from typing import Any, TypeVar
 
 import anyio
 
-from app.catalog import AnyEngine
+from app.catalog import AnyEngine, computer, costly, reviewer
 from app.errors import AppError
 from app.metrics import ENGINE_JOB
 from app.models import Game
-from engines.core.errors import AppCode
+from engines.core.errors import AppCode, ErrorCode
+from engines.core.protocol import IllegalMove
 
 T = TypeVar("T")
 PARENT_CHECK_S = 1.0  # how often a worker looks whether its server still lives
@@ -49,12 +50,17 @@ REVIEW_NICENESS = 10
 def _computer_move(engine: AnyEngine, state: Mapping[str, Any]) -> dict[str, Any]:
     """In a worker: the computer's move for a stored state (the worker keeps its own
     board cache, so a game's later moves find its board ready)."""
-    return engine.dump_move(engine.computer_move(engine.load_state(state)))
+    player = computer(engine)
+    if player is None:  # a COMPUTER seat of a game that has no computer player: a bug
+        raise IllegalMove(ErrorCode.NO_COMPUTER, f"{engine.name} has no computer seat")
+    return engine.dump_move(player.computer_move(engine.load_state(state)))
 
 
 def _review(engine: AnyEngine, state: Mapping[str, Any]) -> dict[str, Any]:
     """In a review worker: the review of a finished game's stored state (seconds)."""
-    return engine.review(engine.load_state(state))
+    reviews = reviewer(engine)
+    assert reviews is not None, "only a reviewing game's review is asked (app/reviews.py)"
+    return reviews.review(engine.load_state(state))
 
 
 def _new_game(engine: AnyEngine, params: Any, seed: int) -> Any:
@@ -214,14 +220,14 @@ class EngineWorkers:
             _kill(pool)
 
     async def new_game(self, engine: AnyEngine, params: Any, seed: int) -> Any:
-        if not engine.costly_setup(params):
+        if not costly(engine, params):
             return engine.new_game(params, seed)
         return await self._run("new_game", _new_game, engine, params, seed)
 
     async def load(self, engine: AnyEngine, game: Game) -> Any:
         """A game's stored state, loaded on a thread when that may rebuild a costly
         board."""
-        if not engine.costly_setup(engine.parse_params(game.params)):
+        if not costly(engine, engine.parse_params(game.params)):
             return engine.load_state(game.state)
         started = time.perf_counter()
         try:

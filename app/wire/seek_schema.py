@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.core.protocol import Engine
+from engines.core.protocol import Engine, OnlinePlay
 
 
 def seek_alternatives(engines: Mapping[str, Engine[Any, Any, Any]]) -> list[dict[str, Any]]:
@@ -17,7 +17,7 @@ def seek_alternatives(engines: Mapping[str, Engine[Any, Any, Any]]) -> list[dict
     a clock can be rated (the server checks both too)."""
     alternatives = []
     for name, engine in engines.items():
-        if not engine.online_play:
+        if not isinstance(engine, OnlinePlay):
             continue
         clocks = engine.describe().get("clocks") or {}
         untimed = [clock for clock, control in clocks.items() if control is None]

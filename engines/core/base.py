@@ -5,9 +5,13 @@ Move]``: ``params_type`` and ``move_type`` default to those arguments; their JSO
 ``parse_params``/``dump_params`` and ``parse_move``/``dump_move``, come from the
 declarations, ``engines.core.codec``) and writes the abstract methods (numbers, state
 codec, the rules, the view, the outcome). Everything else has a default for a one-player game with
-no clock rule, no computer, no daily board and no record table; an engine overrides the
-defaults it does not fit. ``engines/reference/tally.py`` is a small worked example, and
-``docs/engine-protocol.md`` describes the whole protocol.
+no clock rule, no daily board and no record table; an engine overrides the defaults it
+does not fit. What a game can do beyond its rules (play a seat itself, review a game, be
+played online, take long to set up) it says by writing the methods of that capability
+(``engines.core.protocol``: ``ComputerPlayer``, ``Reviewer``, ``OnlinePlay``,
+``CostlySetup``); ``OnlineParams`` below gives ``OnlinePlay`` to a game whose params name
+the opponent, the time control and rated play. ``engines/reference/tally.py`` is a small
+worked example, and ``docs/engine-protocol.md`` describes the whole protocol.
 
 The defaults assume what every engine here does anyway: the state is an immutable value
 with a ``params`` attribute (``params_of``).
@@ -21,12 +25,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from engines.core.codec import Codec, move_codec, params_codec
-from engines.core.errors import ErrorCode
 from engines.core.protocol import (
     CatalogEntry,
     Event,
     HonourPace,
-    IllegalMove,
     MoveT,
     Outcome,
     ParamsT,
@@ -83,12 +85,6 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
     honour_pace: HonourPace | None = None
     """Default: any daily result enters the board of honour. A game with daily boards
     says how fast a person can play it (Pairs: a pair, Blocks: a piece)."""
-
-    def costly_setup(self, params: ParamsT) -> bool:
-        """Default: ``new_game`` and ``load_state`` are quick. An engine whose setup
-        builds something large for these params (a board's geometry) says True, and the
-        server runs them off its event loop."""
-        return False
 
     state_bytes: int = 4096
     """Default ``footprint``: a state weighs about this much (Blocks' and Pairs' 3 KiB)."""
@@ -174,11 +170,6 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
         """Default: seat 0 until the game has an outcome, then nobody."""
         return 0 if self.outcome(state) is None else None
 
-    def computer_move(self, state: StateT) -> MoveT:
-        """Default: there is no computer seat (the server never asks, as ``seats`` has
-        no COMPUTER); raises IllegalMove(``no_computer``)."""
-        raise IllegalMove(ErrorCode.NO_COMPUTER, f"{self.name} has no computer seat")
-
     def record(self, state: StateT) -> RecordEntry | None:
         """Default: no game counts on a record table."""
         return None
@@ -187,23 +178,17 @@ class BaseEngine(ABC, Generic[ParamsT, StateT, MoveT]):
         """Default: no daily board."""
         return None
 
-    reviewable: bool = False
-    """Default: no review of a finished game (Triangles: every line marked, ``review``)."""
-
-    def review(self, state: StateT) -> dict[str, Any]:
-        """A finished game's review as JSON (``plies`` and ``summary``, see
-        docs/review.md). Default: no review; the server asks only a ``reviewable`` engine."""
-        raise NotImplementedError(f"{self.name} has no review")
-
-    online_play: bool = False
-    """Default: no quick pairing. A game that has it (Triangles) says True, and has
-    ``opponent``, ``clock`` and ``rated`` params (``seek_params``)."""
-
-    def seek_params(self, clock: str, rated: bool) -> ParamsT:
-        """Default: the params ``{"opponent": "online", "clock": clock, "rated": rated}``
-        as ``parse_params`` reads them (an open second seat, that time control)."""
-        return self.parse_params({"opponent": "online", "clock": clock, "rated": rated})
-
     def daily_once(self, params: ParamsT) -> bool:
         """Default: no daily board, so nothing is played once only."""
         return False
+
+
+class OnlineParams:
+    """The ``OnlinePlay`` capability of a game whose params are ``opponent`` (with the
+    choice ``online``: an open second seat), ``clock`` (its time controls, the catalog's
+    ``clocks``) and ``rated``: a game of two seeks has those params, read as any params
+    are (``parse_params``). Mixed in before ``BaseEngine``."""
+
+    def seek_params(self, clock: str, rated: bool) -> Any:
+        engine: Any = self  # an engine: BaseEngine comes after this class
+        return engine.parse_params({"opponent": "online", "clock": clock, "rated": rated})

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, NotRequired, Protocol, TypeVar
+from typing import Any, ClassVar, NotRequired, Protocol, TypeVar, runtime_checkable
 
 # pydantic reads the views' and events' TypedDicts (the OpenAPI document, the tests), and
 # on Python 3.11 only typing_extensions' TypedDict carries what it needs.
@@ -249,13 +249,57 @@ class SeatKind(StrEnum):
     OPEN = "open"  # free until another player joins
 
 
-class Engine(Protocol[ParamsT, StateT, MoveT]):
+ParamsIn = TypeVar("ParamsIn", contravariant=True)
+MoveIn = TypeVar("MoveIn", contravariant=True)
+
+
+class Rules(Protocol[ParamsIn, StateT, MoveIn]):
+    """What happens in a game: the rules. Pure functions of their arguments (ARCHITECTURE.md)."""
+
+    def new_game(self, params: ParamsIn, seed: int) -> StateT:
+        """The start: a pure function of params and seed (chance only from ``Rng``)."""
+        ...
+
+    def apply(
+        self, state: StateT, move: MoveIn, at_ms: int, seat: int = 0
+    ) -> tuple[StateT, Sequence[Event]]:
+        """The state after ``seat`` plays ``move`` at ``at_ms`` and the events to animate
+        (each one of the engine's ``event_type``); IllegalMove when the rules refuse."""
+        ...
+
+    def tick(self, state: StateT, at_ms: int) -> tuple[StateT, Sequence[Event]]:
+        """Endings by the clock alone (the server ticks before each move and on loading)."""
+        ...
+
+    def view(self, state: StateT, seat: int | None) -> ViewBase:
+        """The game's JSON for ``seat``: its own keys and the ``ViewBase`` keys (an
+        engine returns its ``view_type``, which derives from ``ViewBase``)."""
+        ...
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        """None while the game goes on; how it ended once it is over."""
+        ...
+
+    def to_move(self, state: StateT) -> int | None:
+        """The seat whose turn it is, or None when the game is over."""
+        ...
+
+    def deadline(self, state: StateT) -> int | None:
+        """The ``at_ms`` from which ``tick`` would end the game by itself (a clock run
+        out), or None: the server watches games past this moment and ticks them."""
+        ...
+
+    def movers(self, state: StateT) -> frozenset[int]:
+        """The seats that have played a move of their own so far."""
+        ...
+
+
+class GameSpec(Protocol[ParamsT, StateT, MoveT]):
+    """What a game declares: its name, its types (and so its codecs), its seats, how its
+    scores rank, its clocks and rating pools, its claims, its paced moves, its daily
+    board and its records. Mostly values; the methods answer from params or a state."""
+
     name: str
-    view_by_seat: bool
-    """True when view(state, seat) may differ between seats and spectators (hidden
-    information); the server then sends each seat its own view."""
-    score_order: ScoreOrder
-    """Whether a higher or a lower score is better (records, statistics, honour boards)."""
     params_type: ClassVar[Any]
     """The params' declaration: a frozen dataclass whose fields are the params
     (``engines.core.codec``); ``parse_params``/``dump_params`` are its codec and the
@@ -270,96 +314,38 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
     event_type: Any
     """The events' declaration, the union of TypedDicts with ``type: Literal[...]``
     (``PairsEvent``): what ``apply`` and ``tick`` return. Published as ``<Game>Event``."""
+    view_by_seat: bool
+    """True when view(state, seat) may differ between seats and spectators (hidden
+    information); the server then sends each seat its own view."""
+    score_order: ScoreOrder
+    """Whether a higher or a lower score is better (records, statistics, honour boards)."""
     claim_after_ms: int | None
     """How long the player to move must have been silent (and, the server adds, away)
     before the other may claim the win with ``{"type": "claim"}``; None: no claims."""
-
-    # --- the contract of ARCHITECTURE.md -------------------------------------------
-    def parse_params(self, raw: Mapping[str, Any]) -> ParamsT: ...
-    def new_game(self, params: ParamsT, seed: int) -> StateT: ...
-    def parse_move(self, raw: Mapping[str, Any]) -> MoveT: ...
-    def apply(
-        self, state: StateT, move: MoveT, at_ms: int, seat: int = 0
-    ) -> tuple[StateT, Sequence[Event]]: ...
-    def tick(self, state: StateT, at_ms: int) -> tuple[StateT, Sequence[Event]]: ...
-    def view(self, state: StateT, seat: int | None) -> ViewBase:
-        """The game's JSON for ``seat``: its own keys and the ``ViewBase`` keys (an
-        engine returns its ``view_type``, which derives from ``ViewBase``)."""
-        ...
-
-    def outcome(self, state: StateT) -> Outcome | None: ...
-    def number(self, params: ParamsT, seed: int) -> str: ...
-    def from_number(self, number: str) -> tuple[ParamsT, int]: ...
-
-    # --- what a generic server needs besides ------------------------------------------
-    def describe(self) -> CatalogEntry:
-        """The catalog entry: name, params, score order, and the game's own facts."""
-        ...
-
-    def dump_params(self, params: ParamsT) -> dict[str, Any]: ...
-    def dump_state(self, state: StateT) -> dict[str, Any]: ...
-    def load_state(self, data: Mapping[str, Any]) -> StateT: ...
-    def dump_move(self, move: MoveT) -> dict[str, Any]: ...
-    def params_of(self, state: StateT) -> ParamsT: ...
-    def deadline(self, state: StateT) -> int | None:
-        """The ``at_ms`` from which ``tick`` would end the game by itself (a clock run
-        out), or None: the server watches games past this moment and ticks them."""
-        ...
-
-    def rating_pool(self, params: ParamsT) -> str | None:
-        """The rating pool a two-player game with these params counts in, or None."""
-        ...
-
     paced_moves: frozenset[str]  # move types held to a few a minute per game
     honour_pace: HonourPace | None
     """The pace a daily result must keep to enter its day's board of honour (None: any)."""
 
-    def movers(self, state: StateT) -> frozenset[int]:
-        """The seats that have played a move of their own so far."""
+    def describe(self) -> CatalogEntry:
+        """The catalog entry: name, params, score order, clocks, the game's own facts."""
         ...
+
+    def parse_params(self, raw: Mapping[str, Any]) -> ParamsT: ...
+    def dump_params(self, params: ParamsT) -> dict[str, Any]: ...
+    def parse_move(self, raw: Mapping[str, Any]) -> MoveT: ...
+    def dump_move(self, move: MoveT) -> dict[str, Any]: ...
+    def dump_state(self, state: StateT) -> dict[str, Any]: ...
+    def load_state(self, data: Mapping[str, Any]) -> StateT: ...
+    def number(self, params: ParamsT, seed: int) -> str: ...
+    def from_number(self, number: str) -> tuple[ParamsT, int]: ...
+    def params_of(self, state: StateT) -> ParamsT: ...
 
     def seats(self, params: ParamsT) -> list[SeatKind]:
-        """One entry per seat, in seat order."""
+        """One entry per seat, in seat order (a COMPUTER seat: a ``ComputerPlayer``)."""
         ...
 
-    def costly_setup(self, params: ParamsT) -> bool:
-        """True when ``new_game`` or ``load_state`` may take long for these params
-        (building a large board): the server then runs them off its event loop."""
-        ...
-
-    def footprint(self, states: Sequence[StateT]) -> int:
-        """About how many bytes these states hold together (what they share, a board,
-        counted once): the server's caches of states are bounded by it."""
-        ...
-
-    def bound_caches(self, budget: int) -> None:
-        """Keep what the engine caches in this process (boards) within ``budget`` bytes."""
-        ...
-
-    reviewable: bool
-    """Whether ``review`` marks the moves of a finished game."""
-
-    online_play: bool
-    """Whether two players may be paired for this game by a seek (quick pairing in the
-    lobby, its clocks, ratings and leaderboard). Such a game has time controls (the
-    catalog's ``clocks``, named by its ``clock`` param) and ``seek_params``."""
-
-    def seek_params(self, clock: str, rated: bool) -> ParamsT:
-        """The params of a game that pairs two seeks with this time control (a BadParams
-        for a control the game has not). Asked only of an ``online_play`` engine."""
-        ...
-
-    def review(self, state: StateT) -> dict[str, Any]:
-        """A finished game's review: ``plies`` (each move against the best one) and
-        ``summary`` (per seat); CPU-heavy, the server runs it in its worker pool."""
-        ...
-
-    def to_move(self, state: StateT) -> int | None:
-        """The seat whose turn it is, or None when the game is over."""
-        ...
-
-    def computer_move(self, state: StateT) -> MoveT:
-        """The move the server plays for a COMPUTER seat (deterministic for a state)."""
+    def rating_pool(self, params: ParamsT) -> str | None:
+        """The rating pool a two-player game with these params counts in, or None."""
         ...
 
     def record(self, state: StateT) -> RecordEntry | None:
@@ -372,4 +358,63 @@ class Engine(Protocol[ParamsT, StateT, MoveT]):
 
     def daily_once(self, params: ParamsT) -> bool:
         """True when a player has exactly one attempt at this daily board."""
+        ...
+
+    def footprint(self, states: Sequence[StateT]) -> int:
+        """About how many bytes these states hold together (what they share, a board,
+        counted once): the server's caches of states are bounded by it."""
+        ...
+
+    def bound_caches(self, budget: int) -> None:
+        """Keep what the engine caches in this process (boards) within ``budget`` bytes."""
+        ...
+
+
+class Engine(Rules[ParamsT, StateT, MoveT], GameSpec[ParamsT, StateT, MoveT], Protocol):
+    """A game: its rules and its spec. What else it can do, it says by having the
+    methods of a capability below (``ComputerPlayer``, ``Reviewer``, ``OnlinePlay``,
+    ``CostlySetup``); the server discovers them (``app/catalog.py``, ``Capabilities``)."""
+
+
+# --- capabilities: a game has one by having its methods ----------------------------------
+
+
+@runtime_checkable
+class ComputerPlayer(Protocol):
+    """The server can play a seat (``SeatKind.COMPUTER``)."""
+
+    def computer_move(self, state: Any) -> Any:
+        """The move the server plays for a COMPUTER seat (deterministic for a state)."""
+        ...
+
+
+@runtime_checkable
+class Reviewer(Protocol):
+    """A finished game can be reviewed (docs/review.md)."""
+
+    def review(self, state: Any) -> dict[str, Any]:
+        """A finished game's review: ``plies`` (each move against the best one) and
+        ``summary`` (per seat); CPU-heavy, the server runs it in its worker pool."""
+        ...
+
+
+@runtime_checkable
+class OnlinePlay(Protocol):
+    """Two players may be paired for the game by a seek (quick pairing in the lobby, its
+    clocks, ratings and leaderboard). Such a game has time controls (the catalog's
+    ``clocks``, named by its ``clock`` param), a ``deadline`` and ``rating_pool``."""
+
+    def seek_params(self, clock: str, rated: bool) -> Any:
+        """The params of a game that pairs two seeks with this time control (a
+        BadParams for a control the game has not)."""
+        ...
+
+
+@runtime_checkable
+class CostlySetup(Protocol):
+    """Setting a game up may take long (building a large board)."""
+
+    def costly_setup(self, params: Any) -> bool:
+        """True when ``new_game`` or ``load_state`` may take long for these params: the
+        server then runs them off its event loop (its worker pool)."""
         ...

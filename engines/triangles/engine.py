@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from engines.core.base import BaseEngine
+from engines.core.base import BaseEngine, OnlineParams
 from engines.core.errors import ErrorCode
 from engines.core.protocol import BadMove, IllegalMove, Outcome, SeatKind
 from engines.core.rng import Rng
@@ -27,7 +27,7 @@ from engines.triangles.view import (
 COSTLY_STARS = 60  # boards this large are built off the server's event loop
 
 
-class TrianglesEngine(BaseEngine[Params, State, Move]):
+class TrianglesEngine(OnlineParams, BaseEngine[Params, State, Move]):
     """Two seats, no record table, no daily board. ``tick`` ends a game whose clock of
     the seat to move has run out, or aborts one whose seat to move has not drawn its
     first line in time (time controls, ``clock.py``); an absent player without a clock
@@ -136,8 +136,6 @@ class TrianglesEngine(BaseEngine[Params, State, Move]):
     def to_move(self, state: State) -> int | None:
         return None if state.over else state.turn
 
-    reviewable = True
-    online_play = True
 
     def review(self, state: State) -> dict[str, Any]:
         """Every line of the game marked against the best one (``review.py``); a line's

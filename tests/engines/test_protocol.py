@@ -13,8 +13,10 @@ import pytest
 
 from app.i18n import catalog
 from engines.core import AppCode, BadMove, BaseEngine, ErrorCode, IllegalMove, SeatKind
+from engines.core.protocol import ComputerPlayer, CostlySetup, OnlinePlay, Reviewer
 from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES
+from tests.fixtures.games import EVERY_ENGINE as ALL
 
 ROOT = Path(__file__).resolve().parents[2]
 ERROR_CLASSES = {"BadParams", "BadMove", "IllegalMove", "Code"}  # Code: a field's, codec
@@ -34,9 +36,20 @@ def test_base_engine_defaults() -> None:
     assert BaseEngine.to_move(TALLY, state) == 0
     over, _ = TALLY.apply(state, TALLY.parse_move({"type": "resign"}), 5)
     assert BaseEngine.to_move(TALLY, over) is None
-    with pytest.raises(IllegalMove) as caught:
-        BaseEngine.computer_move(TALLY, state)
-    assert caught.value.code == "no_computer" and "tally" in caught.value.message
+
+
+def test_capabilities_are_discovered_from_what_a_game_has() -> None:
+    """A game has a capability by having its methods; BaseEngine gives none of them."""
+    kinds = (ComputerPlayer, Reviewer, OnlinePlay, CostlySetup)
+    has = {name: {k.__name__ for k in kinds if isinstance(e, k)} for name, e in ALL.items()}
+    assert has == {
+        "blocks": set(),
+        "pairs": set(),
+        "triangles": {"ComputerPlayer", "Reviewer", "OnlinePlay", "CostlySetup"},
+        "tally": {"ComputerPlayer"},
+        "lampsout": set(),
+        "clocktally": {"ComputerPlayer", "OnlinePlay"},
+    }
 
 
 def test_codes_are_plain_strings() -> None:
@@ -95,14 +108,12 @@ def engine_codes(name: str) -> set[str]:
     codes |= {ErrorCode.BAD_PARAMS, ErrorCode.BAD_MOVE, ErrorCode.UNKNOWN_MOVE}  # .codec
     if engine.daily_params({}) is not None:
         codes.add(ErrorCode.BAD_DATE)  # engines.core.daily
-    if type(engine).computer_move is BaseEngine.computer_move:
-        codes.add(ErrorCode.NO_COMPUTER)
     return {str(code) for code in codes}
 
 
 def test_the_scan_finds_codes() -> None:
     blocks = engine_codes("blocks")
-    assert {"occupied", "bad_piece", "bad_cell", "out_of_board", "no_computer"} <= blocks
+    assert {"occupied", "bad_piece", "bad_cell", "out_of_board"} <= blocks
     assert {"crosses_line", "not_your_seat", "unknown_move"} <= engine_codes("triangles")
     assert "no_computer" not in engine_codes("triangles")
 
