@@ -89,7 +89,7 @@ nginx:
 lint: $(VENV)/.installed-dev $(TYPES)
 	$(BIN)/ruff check app engines tests bench
 	$(BIN)/mypy --strict engines/ app/
-	$(BIN)/biome lint --error-on-warnings static/js
+	$(BIN)/biome lint --error-on-warnings static/js tests/fixtures/games
 	$(NODE) node_modules/typescript/bin/tsc -p tsconfig.json
 	$(NODE) node_modules/typescript/bin/tsc -p tsconfig.workers.json
 

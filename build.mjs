@@ -20,7 +20,7 @@
 // The manifest's `version` is a hash of every file's name: the service worker's cache.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,17 @@ const STATIC = path.join(ROOT, 'static');
 const OUT = path.resolve(ROOT, process.env.NOOK_ASSETS || path.join('static', 'dist'));
 const SITE_CSS = path.join(STATIC, 'css', 'site');
 const GAMES = readdirSync(path.join(STATIC, 'js', 'games')).sort();
+// Games packaged outside this repository whose play pages this build carries too (a
+// plugin, a test's fixture game; docs/adding-a-game.md): GAME_PACKAGES, their folders
+// separated by ':', each named as its game, with its page script `static/main.js` (which
+// imports the site's modules as `@site/…`), its stylesheet `static/<game>.css` if any and
+// its words `i18n/<lang>.json`.
+const PACKAGES = Object.fromEntries(
+  (process.env.GAME_PACKAGES || '')
+    .split(':')
+    .filter(Boolean)
+    .map((folder) => [path.basename(folder), path.resolve(ROOT, folder)]),
+);
 
 // Parts of static/css/site/ that only some pages show; every other part is every page's.
 const ONLY = {
@@ -76,6 +87,10 @@ for (const game of GAMES) {
   PAGES[`game-${game}`] = { js: `games/${game}/main.js`, css: [...siteParts('game'), ...sheet(game)] };
   PAGES[`replay-${game}`] = { js: 'replay.js', css: [...siteParts('replay'), ...sheet(game), ...sheet('replay')] };
 }
+for (const [game, folder] of Object.entries(PACKAGES)) {
+  const own = path.join(folder, 'static', `${game}.css`);
+  PAGES[`game-${game}`] = { js: path.join(folder, 'static', 'main.js'), key: `games-${game}`, css: [...siteParts('game'), ...(existsSync(own) ? [own] : [])] };
+}
 
 const hash = (bytes) => createHash('sha256').update(bytes).digest('base64url').replace(/[-_]/g, '').slice(0, 10);
 
@@ -87,7 +102,7 @@ const pagesPlugin = {
     build.onLoad({ filter: /.*/, namespace: 'page' }, (args) => {
       const [, kind, name] = args.path.split(':');
       const page = PAGES[name];
-      const sources = kind === 'js' ? ['shell.js', ...(page.js ? [page.js] : [])].map((js) => path.join(STATIC, 'js', js)) : page.css;
+      const sources = kind === 'js' ? ['shell.js', ...(page.js ? [page.js] : [])].map((js) => path.resolve(STATIC, 'js', js)) : page.css;
       const line = kind === 'js' ? (file) => `import ${JSON.stringify(file)};` : (file) => `@import ${JSON.stringify(file)};`;
       return { contents: sources.map(line).join('\n'), loader: kind, resolveDir: STATIC };
     });
@@ -102,7 +117,7 @@ const pagesPlugin = {
 const jsEntries = {}; // entry key → page name
 for (const [name, page] of Object.entries(PAGES)) {
   if (page.only === 'css') continue;
-  const key = page.js ? page.js.replace(/\.js$/, '').replaceAll('/', '-').replace(/-main$/, '') : 'shell';
+  const key = page.key ?? (page.js ? page.js.replace(/\.js$/, '').replaceAll('/', '-').replace(/-main$/, '') : 'shell');
   if (!(key in jsEntries)) {
     jsEntries[key] = name;
   }
@@ -121,6 +136,7 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   charset: 'utf8',
+  alias: { '@site': path.join(STATIC, 'js') }, // what a packaged game's script imports
 };
 const builds = [];
 for (const key of Object.keys(jsEntries)) {
@@ -196,12 +212,16 @@ for (const file of readdirSync(path.join(STATIC, 'icons')).sort()) {
 // static/i18n/<lang>.json and each game's in static/i18n/games/<game>/<lang>.json, merged;
 // a key in two files stops the build.
 const I18N = path.join(STATIC, 'i18n');
-const CATALOG_GAMES = readdirSync(path.join(I18N, 'games'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name)
-  .sort();
+const CATALOG_GAMES = [
+  ...readdirSync(path.join(I18N, 'games'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name),
+  ...Object.keys(PACKAGES),
+].sort();
+const catalogFile = (game, lang) =>
+  game in PACKAGES ? path.join(PACKAGES[game], 'i18n', `${lang}.json`) : path.join(I18N, 'games', game, `${lang}.json`);
 function catalog(lang) {
-  const files = [path.join(I18N, `${lang}.json`), ...CATALOG_GAMES.map((game) => path.join(I18N, 'games', game, `${lang}.json`))];
+  const files = [path.join(I18N, `${lang}.json`), ...CATALOG_GAMES.map((game) => catalogFile(game, lang))];
   const words = {};
   const source = {};
   for (const file of files) {

@@ -83,11 +83,13 @@ def wait_until_up(
     raise RuntimeError(f"uvicorn did not answer within {timeout} s:\n{output}")
 
 
-def start_uvicorn(env: dict[str, str], log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``uvicorn app.asgi:app`` on a free port; returns the process and its base URL."""
+def start_uvicorn(
+    env: dict[str, str], log: Path, application: str = "app.asgi:app"
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``uvicorn <application>`` on a free port; returns the process and its base URL."""
     port = free_port()
     command = [
-        sys.executable, "-m", "uvicorn", "app.asgi:app",
+        sys.executable, "-m", "uvicorn", application,
         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
         "--ws-per-message-deflate", "false", "--no-server-header",  # as app/__main__.py
     ]  # fmt: skip
