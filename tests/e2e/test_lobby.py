@@ -73,6 +73,9 @@ def test_desktop_grid_puts_the_block_games_side_by_side(desktop: Any) -> None:
 
 def test_language_switch(phone: Any, shot: Any) -> None:
     page = open_lobby(phone)
+    # The service worker installs once the lobby has loaded, fetching the whole shell: on
+    # a busy machine a reload racing that install was seen to take over 30 s.
+    page.wait_for_load_state("networkidle")
     for lang in ("ru", "fr", "en"):
         with page.expect_navigation():
             page.select_option("#lang-select", lang)
