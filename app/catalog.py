@@ -32,10 +32,6 @@ class Catalog:
             name for name, engine in self.engines.items() if "rated" in engine.describe()["params"]
         ]
 
-    def online(self) -> list[str]:
-        """The games that offer online play (quick pairing, clocks, ratings)."""
-        return [name for name, engine in self.engines.items() if online(engine)]
-
     def describe(self) -> list[dict[str, Any]]:
         """What /api/catalog serves: each engine's entry, with what the app discovers of
         its capabilities (``online_play``)."""

@@ -19,22 +19,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.wire.game_schema import game_title
 from engines.core.codec import move_codec, params_codec
 from engines.core.protocol import Engine
 
 REF = "#/components/schemas/{model}"
 
 
-def component_prefix(game: str) -> str:
-    """``pairs`` → ``Pairs``, ``big_tiles`` → ``BigTiles``."""
-    return "".join(part.capitalize() for part in game.split("_"))
-
-
 def game_components(engines: Mapping[str, Engine[Any, Any, Any]]) -> dict[str, Any]:
     """``<Game>Move`` and ``<Game>Params`` of every engine, and what they refer to."""
     components: dict[str, Any] = {}
     for engine in engines.values():
-        prefix = component_prefix(engine.name)
+        prefix = game_title(engine.name)
         for suffix, codec in (
             ("Move", move_codec(engine.move_type)),
             ("Params", params_codec(engine.params_type)),
@@ -54,7 +50,7 @@ def publish_game_moves(
         if schemas.get(name, body) != body:  # a game's class named like a wire model
             raise ValueError(f"a game's component {name} would replace another schema")
         schemas[name] = body
-    prefixes = [component_prefix(name) for name in engines]
+    prefixes = [game_title(name) for name in engines]
     move = {
         "anyOf": [{"$ref": REF.format(model=f"{p}Move")} for p in prefixes],
         "title": "Move",

@@ -44,6 +44,7 @@ def closed(declaration: TypedDictT) -> TypedDictT:
     setattr(declaration, "__pydantic_config__", {"extra": "forbid"})  # noqa: B010
     return declaration
 
+
 ParamsT = TypeVar("ParamsT")
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
@@ -373,7 +374,8 @@ class GameSpec(Protocol[ParamsT, StateT, MoveT]):
 class Engine(Rules[ParamsT, StateT, MoveT], GameSpec[ParamsT, StateT, MoveT], Protocol):
     """A game: its rules and its spec. What else it can do, it says by having the
     methods of a capability below (``ComputerPlayer``, ``Reviewer``, ``OnlinePlay``,
-    ``CostlySetup``); the server discovers them (``app/catalog.py``, ``Capabilities``)."""
+    ``CostlySetup``); the server discovers them (``app/catalog.py``: ``computer``,
+    ``reviewer``, ``online``, ``costly``)."""
 
 
 # --- capabilities: a game has one by having its methods ----------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.wire.game_types import component_prefix
+from app.wire.game_schema import game_title
 from engines.core.codec import move_codec
 from engines.registry import ENGINES, served
 from tests.api.test_errors import error
@@ -24,7 +24,7 @@ def check_games(document: dict[str, Any], engines: dict[str, Any]) -> None:
     schemas = document["components"]["schemas"]
     moves, params = [], []
     for name, engine in engines.items():
-        prefix = component_prefix(name)
+        prefix = game_title(name)
         move = schemas[f"{prefix}Move"]
         tags = move_codec(engine.move_type).tags
         if len(tags) > 1:
