@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from app.clock import SystemClock
 from app.config import Settings
@@ -15,8 +15,10 @@ from app.db import make_engine
 from app.errors import AppError
 from app.hub import LocalHub
 from app.limits import MemoryLimiter
+from app.models import Game, Move
 from app.presence import LocalPresence
 from app.services import Services
+from engines.core.replay import replay
 from engines.reference.tally import ENGINE as TALLY
 from tests.conftest import player_id_for
 
@@ -68,8 +70,37 @@ async def test_concurrent_moves_are_written_together_and_guarded(settings: Setti
         for game_id in games:
             log = await svc.reads.log(game_id, owner)
             assert [m.ply for m in log.moves] == [1] and log.version == 1
+        await stored_as_played(settings, games)
     finally:
         await db.dispose()
+
+
+async def stored_as_played(settings: Settings, games: list[str]) -> None:
+    """The rows as another connection pool reads them (nothing from the app's memory):
+    each game's row at version 1 with one log row, and its stored state the one its
+    stored log replays to."""
+    fresh = make_engine(settings)
+    try:
+        async with fresh.connect() as connection:
+            rows = {
+                row.id: row
+                for row in await connection.execute(select(Game).where(Game.id.in_(games)))
+            }
+            logged = await connection.execute(
+                select(Move.game_id, Move.ply, Move.seat, Move.move, Move.at_ms)
+                .where(Move.game_id.in_(games))
+                .order_by(Move.game_id, Move.ply)
+            )
+            logs: dict[str, list[dict[str, Any]]] = {}
+            for entry in logged:
+                logs.setdefault(entry.game_id, []).append(dict(entry._mapping))
+    finally:
+        await fresh.dispose()
+    assert sorted(rows) == sorted(games)
+    for game_id, row in rows.items():
+        assert row.version == 1 and [e["ply"] for e in logs[game_id]] == [1], game_id
+        state = replay(TALLY, TALLY.parse_params(row.params), row.seed, logs[game_id])
+        assert TALLY.dump_state(state) == row.state, game_id
 
 
 async def test_a_lone_move_is_one_statement_on_postgresql(settings: Settings) -> None:
