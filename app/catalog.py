@@ -7,7 +7,14 @@ from typing import Any
 
 from app.errors import AppError
 from engines.core.errors import AppCode
-from engines.core.protocol import ComputerPlayer, CostlySetup, Engine, OnlinePlay, Reviewer
+from engines.core.protocol import (
+    ArenaPlay,
+    ComputerPlayer,
+    CostlySetup,
+    Engine,
+    OnlinePlay,
+    Reviewer,
+)
 
 AnyEngine = Engine[Any, Any, Any]
 
@@ -39,8 +46,13 @@ class Catalog:
 
 
 def entry(engine: AnyEngine) -> dict[str, Any]:
-    """A game's catalog entry as the site serves it: ``describe()`` and ``online_play``."""
-    return {**engine.describe(), "online_play": online(engine) is not None}
+    """A game's catalog entry as the site serves it: ``describe()``, ``online_play`` and
+    ``arenas``."""
+    return {
+        **engine.describe(),
+        "online_play": online(engine) is not None,
+        "arenas": arenas_of(engine) is not None,
+    }
 
 
 # --- capabilities: what a game can do beyond its rules, discovered from what it has ------
@@ -50,6 +62,11 @@ def entry(engine: AnyEngine) -> dict[str, Any]:
 def online(engine: AnyEngine) -> OnlinePlay | None:
     """The game's online play (quick pairing), or None."""
     return engine if isinstance(engine, OnlinePlay) else None
+
+
+def arenas_of(engine: AnyEngine) -> ArenaPlay | None:
+    """The game's arena play (arena tournaments, berserk), or None."""
+    return engine if isinstance(engine, ArenaPlay) else None
 
 
 def reviewer(engine: AnyEngine) -> Reviewer | None:

@@ -94,6 +94,16 @@ class Settings(BaseSettings):
     limit_seek_polls_per_player: int = 4
     seek_heartbeat_s: int = 15
     seek_recheck_ms: int = 1000
+    # Arenas (app/arenas.py): the site's own schedule, in the server's timezone (README
+    # "Arenas"): an arena every hour on the hour, and one every evening; "" for none.
+    # Each is "<clock>/<minutes>"; arenas made a minute (per player, per address), and
+    # how often the pairing looks for free players (a game's end pairs its players at once).
+    arena_hourly: str = Field(default="1+1/27", pattern=r"^$|^[^/]+/[0-9]+$")
+    arena_evening: str = Field(default="3+2/60", pattern=r"^$|^[^/]+/[0-9]+$")
+    arena_evening_hour: int = Field(default=19, ge=0, le=23)
+    limit_arenas_per_player_min: int = 3
+    limit_arenas_per_ip_min: int = 10
+    arena_pair_every_ms: int = Field(default=1000, ge=50)
     limit_sockets_per_player: int = 16
     limit_sockets_per_ip: int = 256
     # The computer's moves and large boards run in a process pool (app/workers.py):

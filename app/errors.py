@@ -31,6 +31,8 @@ STATUS: dict[str, int] = {
     AppCode.REPLAY_FORBIDDEN: 403,
     AppCode.RATED_NEEDS_NAME: 403,  # rated play needs a named player (app.fair_play)
     AppCode.RATED_NEEDS_GAMES: 403,  # ... who has finished a few games; details: finished, needed
+    AppCode.NAME_REQUIRED: 403,  # making an arena needs a named player
+    AppCode.ARENA_PRIVATE: 403,  # a private arena asked for without its link's key
     # 404: no such thing
     AppCode.NOT_FOUND: 404,
     AppCode.UNKNOWN_GAME: 404,
@@ -42,6 +44,8 @@ STATUS: dict[str, int] = {
     AppCode.NO_REVIEW: 404,  # the game has no review (its engine reviews no game)
     AppCode.NO_ONLINE: 404,  # a seek for a game that offers no online play
     AppCode.PUSH_OFF: 404,  # no VAPID key: this server sends no push notifications
+    AppCode.ARENA_NOT_FOUND: 404,
+    AppCode.NO_ARENAS: 404,  # an arena of a game without arenas (no ArenaPlay)
     AppCode.METHOD_NOT_ALLOWED: 405,
     # 409: the game is not in a state that allows it
     AppCode.STALE_VERSION: 409,
@@ -63,6 +67,8 @@ STATUS: dict[str, int] = {
     AppCode.NOTHING_TO_TRANSFER: 409,  # a transfer code asked for by a browser with no player yet
     AppCode.TOO_MANY_SUBSCRIPTIONS: 409,  # a player's 11th push subscription; details: limit
     AppCode.NO_PLAYER: 409,  # a push subscription sent without the player cookie
+    AppCode.ARENA_OVER: 409,  # joining an arena that has ended
+    AppCode.NOT_IN_ARENA: 409,  # pausing an arena the player has not joined
     AppCode.TOO_LARGE: 413,
     # 422: well-formed, but not acceptable
     AppCode.INVALID_REQUEST: 422,
@@ -74,6 +80,8 @@ STATUS: dict[str, int] = {
     AppCode.ILLEGAL_LOG: 422,
     AppCode.BAD_POOL: 422,
     AppCode.BAD_ENDPOINT: 422,  # a push endpoint the server will not send to; details: reason
+    AppCode.BAD_MINUTES: 422,  # an arena's length outside 3..120 minutes
+    AppCode.BAD_START: 422,  # an arena's start in the past or more than 7 days ahead
     AppCode.RATE_LIMITED: 429,
     AppCode.BUSY: 429,
     AppCode.TOO_MANY_REVIEWS: 429,  # reviews pending at once; details: limit

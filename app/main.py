@@ -18,7 +18,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Match
 from starlette.types import ASGIApp
 
-from app import health, metrics, pages, pwa, ws
+from app import arena_socket, health, metrics, pages, pwa, ws
+from app.api import arenas as arenas_routes
 from app.api import games as games_routes
 from app.api import me as me_routes
 from app.api import players as players_routes
@@ -156,6 +157,7 @@ def create_app(
         renewal = asyncio.create_task(presence.renew_forever(services.clock.now_ms))
         slots = asyncio.create_task(limiter.renew_forever())
         flags = asyncio.create_task(services.flags.run_forever())
+        arenas = asyncio.create_task(services.arenas.run_forever())
         collector = asyncio.create_task(collect_young_forever())
         push = asyncio.create_task(services.push.run_forever())
         try:
@@ -166,8 +168,9 @@ def create_app(
             # The sweeper may be inside a query: its pass ends before the database
             # closes (cancelled only if the database keeps it past STOP_WITHIN_S).
             services.flags.stop()
+            services.arenas.stop()
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):
-                await asyncio.wait_for(flags, STOP_WITHIN_S)
+                await asyncio.wait_for(asyncio.gather(flags, arenas), STOP_WITHIN_S)
             renewal.cancel()
             slots.cancel()
             collector.cancel()
@@ -192,7 +195,9 @@ def create_app(
     app.include_router(replay_routes.router)
     app.include_router(ratings_routes.router)
     app.include_router(seeks_routes.router)
+    app.include_router(arenas_routes.router)
     app.include_router(ws.router)
+    app.include_router(arena_socket.router)
     app.include_router(pwa.router)
     app.include_router(pages.router)
     app.mount("/static", StaticTree(site_assets()), name="static")

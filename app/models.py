@@ -1,6 +1,6 @@
 """Tables: players, games, moves, records, daily, transfers, ratings (with
-rating_opponents and rated_addresses), seeks, reviews, push_subscriptions. Alembic creates
-them (migrations/)."""
+rating_opponents and rated_addresses), seeks, reviews, push_subscriptions, arenas (with
+arena_players). Alembic creates them (migrations/)."""
 
 from __future__ import annotations
 
@@ -71,6 +71,7 @@ class Game(Base):
         Index("ix_games_guest_started", "guest_id", "started_ms"),
         Index("ix_games_deadline", "deadline_ms"),
         Index("ix_games_rated_pair", "owner_id", "guest_id", "rated_ms"),
+        Index("ix_games_arena", "arena_id", "started_ms"),
     )
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
@@ -103,6 +104,8 @@ class Game(Base):
     rated_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
     # A counted rated game: whether its two players shared an address (app/fair_play.py).
     shared_address: Mapped[bool | None] = mapped_column(Boolean, default=None)
+    # The arena that paired this game (app/arenas.py), None for any other game.
+    arena_id: Mapped[str | None] = mapped_column(String(16), default=None)
 
 
 class Move(Base):
@@ -274,3 +277,47 @@ class PushSubscription(Base):
     kinds: Mapped[list[str]] = mapped_column(Json)
     lang: Mapped[str] = mapped_column(String(8))
     created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class Arena(Base):
+    """An arena tournament (app/arenas.py): a game and time control, from ``starts_ms``
+    to ``ends_ms``. Its games are the games rows with its ``arena_id``; its standings are
+    computed from them, never stored. ``key`` is set for a private arena (its link holds
+    it). A site-run arena has its ``schedule`` ("hourly", "evening") and a unique
+    ``schedule_key`` (the schedule and the start), so processes that make it together
+    make it once. ``started_told`` marks the push notice of its start as sent."""
+
+    __tablename__ = "arenas"
+    __table_args__ = (Index("ix_arenas_ends", "ends_ms"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    engine: Mapped[str] = mapped_column(String(24))
+    clock: Mapped[str] = mapped_column(String(12))
+    minutes: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    key: Mapped[str | None] = mapped_column(String(24), default=None)
+    schedule: Mapped[str | None] = mapped_column(String(16), default=None)
+    schedule_key: Mapped[str | None] = mapped_column(String(48), unique=True, default=None)
+    created_by: Mapped[str | None] = mapped_column(
+        ForeignKey("players.id", ondelete="SET NULL"), default=None
+    )
+    starts_ms: Mapped[int] = mapped_column(BigInteger)
+    ends_ms: Mapped[int] = mapped_column(BigInteger)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    started_told: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class ArenaPlayer(Base):
+    """A player who joined an arena; ``paused`` while they asked not to be paired."""
+
+    __tablename__ = "arena_players"
+    __table_args__ = (Index("ix_arena_players_player", "player_id"),)
+
+    arena_id: Mapped[str] = mapped_column(
+        ForeignKey("arenas.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    joined_ms: Mapped[int] = mapped_column(BigInteger)
+    paused: Mapped[bool] = mapped_column(Boolean, default=False)

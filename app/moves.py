@@ -11,7 +11,7 @@ computer move never holds a database lock; a race is lost with a 409, never half
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +101,8 @@ class MovePath:
         self.catalog = catalog
         self.snapshots = snapshots
         self.claims = claims
+        # Told of every committed end of an arena's game (set by app/arenas.py).
+        self.arena_game_over: Callable[[Game], None] | None = None
 
     async def play(
         self,
@@ -302,6 +304,8 @@ class MovePath:
         movers = {entry.seat for entry in step.entries if entry.seat is not None}
         if movers:  # after the commit, never waiting: a notice is only queued
             self.notices.moved(game, engine, step.state, movers)
+        if outcome and game.arena_id is not None and self.arena_game_over is not None:
+            self.arena_game_over(game)  # its arena re-pairs its players (app/arenas.py)
         return game, step.state
 
 

@@ -41,6 +41,11 @@ def summarise(last_until: float | None, now_ms: int) -> SeatPresence:
 Lease = tuple[str, int, str]  # (game id, seat, connection id)
 
 
+def arena_lease(arena_id: str, player_id: str) -> str:
+    """What a player's open arena page holds a lease on (seat 0), in place of a game id."""
+    return f"arena:{arena_id}:{player_id}"
+
+
 class Presence(ABC):
     """Leases of this process's sockets, renewed together in one batch per heartbeat
     (a thousand sockets cost one round trip every ``HEARTBEAT_S``, not a thousand)."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from redis.exceptions import RedisError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.arenas import Arenas
 from app.assets import site_assets
 from app.catalog import AnyEngine, Catalog
 from app.claims import ClaimPolicy
@@ -60,6 +61,7 @@ class Services:
     flags: FlagSweeper
     seeks: Seeks
     push: PushNotices
+    arenas: Arenas
 
     @classmethod
     def build(
@@ -125,6 +127,9 @@ class Services:
         lifecycle = Lifecycle(
             store, moves, hub, clock, catalog, snapshots, admission, workers, push
         )
+        arenas = Arenas(
+            store, hub, clock, catalog, admission, lifecycle, moves, workers, push, settings
+        )
         return cls(
             catalog=catalog,
             store=store,
@@ -145,4 +150,5 @@ class Services:
             flags=FlagSweeper(store, moves, clock),
             seeks=Seeks(store, hub, clock, catalog, admission, lifecycle, settings),
             push=push,
+            arenas=arenas,
         )

@@ -15,7 +15,16 @@ from app.fair_play import provisional
 from app.models import COMPUTER, Game, GameStatus
 from app.presence import Presence
 from app.store import Store
-from app.wire import Outcome, PlayerKind, Rematch, SeatHolder, SeatPresence, Snapshot, View
+from app.wire import (
+    Outcome,
+    PlayerKind,
+    Rematch,
+    SeatHolder,
+    SeatPresence,
+    Snapshot,
+    View,
+)
+from app.wire.answers import ArenaTag
 from engines.core.errors import AppCode
 from engines.core.glicko2 import START_RATING, START_RD
 from engines.core.protocol import SeatKind
@@ -96,6 +105,7 @@ class Snapshots:
             outcome=outcome_of(game),
             rematch=Rematch.model_validate(game.rematch) if game.rematch else None,
             daily=game.daily,
+            arena=ArenaTag(id=game.arena_id) if game.arena_id else None,
             server_ms=self.clock.now_ms() - game.started_ms,
             build=self.build,
         )

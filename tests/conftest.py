@@ -26,6 +26,8 @@ from tests.workers import isolate_stores
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = (
+    "arena_players",
+    "arenas",
     "push_subscriptions",
     "seeks",
     "transfers",
@@ -142,6 +144,10 @@ def settings(database_url: str) -> Settings:
         database_url=database_url,
         redis_url=os.environ.get("REDIS_URL") or None,
         secret="test-secret",
+        # no site-run arenas (tests/api/test_arenas.py turns them on), a quick pairing
+        arena_hourly="",
+        arena_evening="",
+        arena_pair_every_ms=100,
     )
 
 

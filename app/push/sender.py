@@ -36,7 +36,7 @@ from pywebpush import WebPusher, WebPushException
 from app.clock import Clock
 from app.metrics import PUSH_DROPPED, PUSH_HOSTS_PAUSED, PUSH_SENDS
 from app.models import COMPUTER, Game
-from app.presence import Presence
+from app.presence import Presence, arena_lease
 from app.push.endpoints import BadEndpoint, Unreachable, host_port, pinned
 from app.push.hosts import Hosts
 from app.push.keys import VapidKeys
@@ -211,7 +211,13 @@ class PushNotices:
             )
             if seats[notice.seat].connected:
                 return  # the game is open: the page shows the move itself
-        subscriptions = await self.store.subscriptions(notice.player_id, notice.kind)
+        if notice.kind == "arena_paired" and notice.arena_id is not None:
+            # An arena page that is open takes its player to the game itself.
+            key = arena_lease(notice.arena_id, notice.player_id)
+            seats = await self.presence.seats(key, 1, self.clock.now_ms())
+            if seats[0].connected:
+                return
+        subscriptions = await self.store.subscriptions(notice.player_id, notice.wanted)
         if not subscriptions:
             return
         opponent = (await self.store.names([notice.by])).get(notice.by)

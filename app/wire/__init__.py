@@ -6,7 +6,8 @@ unvalidated; their schemas are the served engines' declarations (``view_type``,
 ``event_type``), put into the OpenAPI document by ``game_schema``.
 
 One package: ``requests`` (bodies), ``answers`` (REST; ``replays``: replay and review),
-``frames`` (sockets and the hub) and ``ratings`` (rating changes, the leaderboard);
+``frames`` (sockets and the hub), ``ratings`` (rating changes, the leaderboard) and
+``arenas`` (arena tournaments);
 import from ``app.wire``.
 """
 
@@ -50,6 +51,19 @@ from app.wire.answers import (
     Verified,
     View,
 )
+from app.wire.arenas import (
+    ArenaAnswer,
+    ArenaChanged,
+    ArenaGameLine,
+    ArenaMe,
+    ArenaPaired,
+    ArenaPairedFrame,
+    Arenas,
+    ArenaStandingsFrame,
+    ArenaSummary,
+    CreateArena,
+    Standing,
+)
 from app.wire.frames import (
     HUB_MESSAGE,
     CancelledFrame,
@@ -84,6 +98,17 @@ from app.wire.requests import (
 )
 
 __all__ = [
+    "ArenaAnswer",
+    "ArenaChanged",
+    "ArenaGameLine",
+    "ArenaMe",
+    "ArenaPaired",
+    "ArenaPairedFrame",
+    "Arenas",
+    "ArenaStandingsFrame",
+    "ArenaSummary",
+    "CreateArena",
+    "Standing",
     "PushKey",
     "PushKeys",
     "PushSubscribe",

@@ -100,6 +100,12 @@ class LogEntry(BaseModel):
     at_ms: int
 
 
+class ArenaTag(BaseModel):
+    """The arena tournament that paired a game (``GET /api/arenas/{id}``)."""
+
+    id: str
+
+
 class Snapshot(BaseModel):
     """A game as one viewer sees it."""
 
@@ -115,6 +121,7 @@ class Snapshot(BaseModel):
     outcome: Outcome | None
     rematch: Rematch | None
     daily: str | None
+    arena: ArenaTag | None = Field(default=None, description="the arena that paired the game")
     server_ms: int = Field(description="the game's clock now, ms since it started")
     build: str = Field(
         description="the version of the front end this server serves (a page's "
@@ -333,6 +340,9 @@ class CatalogGame(BaseModel):
     score_order: ScoreOrder = Field(description="whether a higher or a lower score is better")
     online_play: bool = Field(
         description="two players may be paired by a seek (`POST /api/seeks`) for this game",
+    )
+    arenas: bool = Field(
+        description="the game is played in arena tournaments (`POST /api/arenas`)",
     )
 
 

@@ -24,6 +24,7 @@ from app.wire.answers import (
     Snapshot,
     View,
 )
+from app.wire.arenas import ArenaChanged, ArenaPaired
 
 # --- WebSocket frames (server → client) and hub messages ----------------------------------
 
@@ -146,7 +147,16 @@ class ErrorFrame(BaseModel):
     current: Snapshot | None = None
 
 
-HubMessage = HubMove | PresenceFrame | JoinedFrame | RematchFrame | CancelledFrame | SeekPairedFrame
+HubMessage = (
+    HubMove
+    | PresenceFrame
+    | JoinedFrame
+    | RematchFrame
+    | CancelledFrame
+    | SeekPairedFrame
+    | ArenaChanged
+    | ArenaPaired
+)
 HUB_MESSAGE: TypeAdapter[HubMessage] = TypeAdapter(
     Annotated[HubMessage, Field(discriminator="type")]
 )

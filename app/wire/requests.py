@@ -144,7 +144,9 @@ class PushSubscribe(Strict):
         json_schema_extra={"pattern": ENDPOINT_PATTERN},
     )
     keys: PushKeys
-    kinds: list[Literal["your_turn", "joined", "rematch"]] = Field(min_length=1, max_length=3)
+    kinds: list[Literal["your_turn", "joined", "rematch", "arena"]] = Field(
+        min_length=1, max_length=4
+    )
 
 
 class PushUnsubscribe(Strict):

@@ -60,6 +60,8 @@ class AppCode(StrEnum):
     REPLAY_FORBIDDEN = "replay_forbidden"  # the log of a running game, asked by a non-player
     RATED_NEEDS_NAME = "rated_needs_name"  # rated play needs a named player
     RATED_NEEDS_GAMES = "rated_needs_games"  # ... who has finished a few games
+    NAME_REQUIRED = "name_required"  # making an arena needs a named player
+    ARENA_PRIVATE = "arena_private"  # a private arena without its link's key
     # --- 404: no such thing ----------------------------------------------------------
     NOT_FOUND = "not_found"  # no such route
     UNKNOWN_GAME = "unknown_game"  # no game kind of that name
@@ -71,6 +73,8 @@ class AppCode(StrEnum):
     NO_REVIEW = "no_review"  # the game has no review (its engine reviews no game)
     NO_ONLINE = "no_online"  # a seek for a game without online play
     PUSH_OFF = "push_off"  # push notifications are not set up on this server
+    ARENA_NOT_FOUND = "arena_not_found"  # no arena with that id
+    NO_ARENAS = "no_arenas"  # an arena of a game that has no arenas
     # --- 405 -------------------------------------------------------------------------
     METHOD_NOT_ALLOWED = "method_not_allowed"  # a route asked with a method it does not answer
     # --- 409: the game is not in a state that allows it ------------------------------
@@ -92,6 +96,8 @@ class AppCode(StrEnum):
     NOTHING_TO_TRANSFER = "nothing_to_transfer"  # a transfer code for a browser with no player
     TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"  # an 11th push subscription of a player
     NO_PLAYER = "no_player"  # a push subscription from a browser without a player cookie
+    ARENA_OVER = "arena_over"  # joining an arena that has ended
+    NOT_IN_ARENA = "not_in_arena"  # pausing an arena the player has not joined
     # --- 413 -------------------------------------------------------------------------
     TOO_LARGE = "too_large"  # a request body over its limit
     # --- 422: well formed, but not acceptable ----------------------------------------
@@ -103,6 +109,8 @@ class AppCode(StrEnum):
     ILLEGAL_LOG = "illegal_log"  # a log sent for verification holds a refused move
     BAD_POOL = "bad_pool"  # a ratings pool that is no clock of the game
     BAD_ENDPOINT = "bad_endpoint"  # a push endpoint that is not https on a public host
+    BAD_MINUTES = "bad_minutes"  # an arena shorter than 3 or longer than 120 minutes
+    BAD_START = "bad_start"  # an arena starting in the past or more than 7 days ahead
     # --- 429: later ------------------------------------------------------------------
     RATE_LIMITED = "rate_limited"  # too many requests or messages; Retry-After says when
     BUSY = "busy"  # the engine workers are all busy

@@ -18,9 +18,9 @@ def test_the_catalog_is_typed_in_openapi(make_client: Any) -> None:
     assert games["items"] == {"$ref": "#/components/schemas/CatalogGame"}
     entry = components["CatalogGame"]
     # The keys every game has, and what the app discovers of its capabilities.
-    assert entry["required"] == ["name", "params", "score_order", "online_play"]
+    assert entry["required"] == ["name", "params", "score_order", "online_play", "arenas"]
     assert entry["additionalProperties"] is True  # each game's own facts pass through
-    assert set(entry["properties"]) == {"name", "params", "score_order", "online_play"}
+    assert set(entry["properties"]) == {"name", "params", "score_order", "online_play", "arenas"}
     assert components["ScoreOrder"]["enum"] == ["higher", "lower"]
     param = components["CatalogParam"]
     assert param["required"] == ["choices", "default"]

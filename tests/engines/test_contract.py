@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from app.catalog import entry as catalog_entry
 from app.wire import GameCatalog
-from engines.core.protocol import BadMove, OnlinePlay, ScoreOrder, view_base
+from engines.core.protocol import ArenaPlay, BadMove, OnlinePlay, ScoreOrder, view_base
 from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES, served
 from tests.fixtures.games import EVERY_ENGINE
@@ -43,8 +43,9 @@ def test_the_catalog_entry_is_typed_and_says_the_score_order(name: str) -> None:
     assert served["games"][0]["score_order"] == engine.score_order.value
     # The game's own keys pass through the schema unchanged; the app adds what it
     # discovers of the game's capabilities.
-    assert set(served["games"][0]) == set(entry) | {"online_play"}
+    assert set(served["games"][0]) == set(entry) | {"online_play", "arenas"}
     assert served["games"][0]["online_play"] is isinstance(engine, OnlinePlay)
+    assert served["games"][0]["arenas"] is isinstance(engine, ArenaPlay)
 
 
 def test_score_orders() -> None:

@@ -1,0 +1,214 @@
+"""WebSocket ``/ws/arenas/{id}[?key=]``: an arena's standings, live.
+
+On connect the server sends ``{"type": "standings", "arena": …}`` (what ``GET
+/api/arenas/{id}`` answers, as this viewer sees it), then again whenever the arena's hub
+channel says it changed, at most every ``STANDINGS_EVERY_S``; and to a player it pairs,
+``{"type": "paired", "game_id": …}`` at once. The client may send ``ping`` (answered
+``pong``); anything else is ignored, and a flood closes the socket like a game's.
+
+A player's open arena socket holds a presence lease (``arena_lease``), so the pairing's
+push notice goes only to a player whose arena page is closed. Closes: 4404 no such arena,
+4403 a private arena without its key, 1013 the hub or the database unavailable (come
+back shortly), 1012 the process is draining, 1008 too many sockets or messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+
+import anyio
+from anyio import ClosedResourceError
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
+from uvicorn.protocols.utils import ClientDisconnected
+
+from app.arenas import channel
+from app.drain import CLOSE_RESTART, Drain
+from app.errors import AppError
+from app.hub import HubUnavailable, Resync, Watch
+from app.metrics import RATE_LIMITED
+from app.outage import OUTAGES, is_outage
+from app.presence import arena_lease
+from app.services import Services
+from app.wire import ArenaPaired, ArenaPairedFrame, ArenaStandingsFrame, PongFrame
+from engines.core.errors import AppCode
+
+router = APIRouter()
+log = logging.getLogger("app.arena_socket")
+
+STANDINGS_EVERY_S = 0.5
+CLOSE_POLICY = 1008
+CLOSE_TRY_AGAIN = 1013
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+class ArenaConnection:
+    def __init__(self, ws: WebSocket, svc: Services, arena_id: str, key: str | None) -> None:
+        self.ws = ws
+        self.svc = svc
+        self.arena_id = arena_id
+        self.key = key
+        self.player_id: str | None = ws.scope.get("state", {}).get("player_id")
+        self.holder = secrets.token_urlsafe(8)
+        self.send_lock = asyncio.Lock()
+        self.stale = asyncio.Event()  # the standings changed since they were last sent
+        budgets = ws.app.state.message_budgets
+        self.bucket = budgets.join(self.player_id)
+        self.flood = budgets.flood_watch()
+
+    async def send_text(self, text: str) -> None:
+        async with self.send_lock:
+            await self.ws.send_text(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        """(The drain closes sockets through this.)"""
+        async with self.send_lock:
+            await self.ws.close(code, reason)
+
+    async def send_standings(self) -> None:
+        with anyio.CancelScope(shield=True):  # a query is never cancelled mid-flight
+            arena = await self.svc.arenas.read(self.arena_id, self.player_id, self.key)
+        await self.send_text(ArenaStandingsFrame(arena=arena).model_dump_json())
+
+    async def standings(self) -> None:
+        """Send the standings whenever they changed, at most every STANDINGS_EVERY_S."""
+        while True:
+            await self.stale.wait()
+            self.stale.clear()
+            started = time.monotonic()
+            await self.send_standings()
+            await asyncio.sleep(max(0.0, STANDINGS_EVERY_S - (time.monotonic() - started)))
+
+    async def forward(self, queue: Watch) -> None:
+        while True:
+            message = await queue.get()
+            if message is None:  # the hub dropped us: the client reconnects
+                await self.ws.close(CLOSE_RESTART)
+                return
+            if isinstance(message, ArenaPaired):
+                self.svc.arenas.forget(self.arena_id)
+                if self.player_id in message.players:
+                    frame = ArenaPairedFrame(game_id=message.game_id)
+                    await self.send_text(frame.model_dump_json())
+            elif isinstance(message, Resync):
+                self.svc.arenas.forget(self.arena_id)
+            self.stale.set()
+
+    async def read(self) -> None:
+        while True:
+            frame = await self.ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            if not self.bucket.take():
+                if self.flood.refused():
+                    await self.ws.close(CLOSE_POLICY, "too many messages")
+                    return
+                RATE_LIMITED.labels("ws_messages").inc()
+                continue
+            if '"ping"' in (frame.get("text") or ""):
+                await self.send_text(PongFrame().model_dump_json())
+
+    async def hold_lease(self, holding: bool) -> None:
+        """Presence is advisory: if its store fails, the arena goes on regardless."""
+        if self.player_id is None:
+            return
+        lease = [(arena_lease(self.arena_id, self.player_id), 0, self.holder)]
+        now = self.svc.clock.now_ms()
+        try:
+            if holding:
+                await self.svc.presence.join(lease, now)
+            else:
+                await self.svc.presence.leave(lease, now)
+        except (RedisError, OSError) as exc:
+            log.warning("arena presence lease failed: %s", exc)
+
+
+@router.websocket("/ws/arenas/{arena_id}")
+async def arena_socket(ws: WebSocket, arena_id: str, key: str | None = None) -> None:
+    svc: Services = ws.app.state.services
+    try:
+        await svc.arenas.visible(arena_id, key)
+    except AppError as error:
+        private = error.code == AppCode.ARENA_PRIVATE
+        await ws.close(CLOSE_FORBIDDEN if private else CLOSE_NOT_FOUND, error.code)
+        return
+    except (SQLAlchemyError, OSError) as error:
+        if not is_outage(error):
+            raise
+        OUTAGES.unavailable(error)
+        await ws.accept()
+        await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
+        return
+    player_id: str | None = ws.scope.get("state", {}).get("player_id")
+    address = ws.client.host if ws.client else "unknown"
+    connection = ArenaConnection(ws, svc, arena_id, key)
+    admitted = await svc.admission.open_socket(player_id, address, connection.holder)
+    try:
+        try:
+            await ws.accept()
+        except ClientDisconnected:
+            return
+        if not admitted:
+            RATE_LIMITED.labels("sockets").inc()
+            with contextlib.suppress(ClientDisconnected):
+                await ws.close(CLOSE_POLICY, "too many sockets")
+            return
+        await serve(ws, svc, connection)
+    finally:
+        ws.app.state.message_budgets.leave(player_id)
+        if admitted:
+            with anyio.CancelScope(shield=True):
+                try:
+                    await svc.admission.close_socket(player_id, address, connection.holder)
+                except (RedisError, OSError) as exc:
+                    log.warning("socket slot release failed (its lease runs out): %s", exc)
+
+
+async def serve(ws: WebSocket, svc: Services, connection: ArenaConnection) -> None:
+    drain: Drain = ws.app.state.drain
+    if drain.started:
+        await ws.close(CLOSE_RESTART, "server restarting")
+        return
+    drain.sockets.add(connection)
+    await connection.hold_lease(True)
+    try:
+        async with svc.hub.watch(channel(connection.arena_id)) as queue:
+            await follow(ws, connection, queue)
+    except HubUnavailable as exc:  # raised on entering only: nothing was sent yet
+        log.warning("socket for arena %s refused: %s", connection.arena_id, exc)
+        await ws.close(CLOSE_TRY_AGAIN, "live updates unavailable; reconnect shortly")
+    finally:
+        drain.sockets.discard(connection)
+        with anyio.CancelScope(shield=True):
+            await connection.hold_lease(False)
+
+
+async def follow(ws: WebSocket, connection: ArenaConnection, queue: Watch) -> None:
+    """Send the standings, then read the client, forward the hub and send the standings
+    again when they change, until either side ends."""
+    try:
+        await connection.send_standings()
+        async with anyio.create_task_group() as group:
+
+            async def until_done(part: Callable[[], Awaitable[None]]) -> None:
+                await part()
+                group.cancel_scope.cancel()
+
+            group.start_soon(until_done, connection.read)
+            group.start_soon(until_done, lambda: connection.forward(queue))
+            group.start_soon(until_done, connection.standings)
+    except* (WebSocketDisconnect, ClosedResourceError, RuntimeError, ClientDisconnected):
+        pass  # the client went away, possibly mid-send
+    except* (SQLAlchemyError, OSError) as group:
+        if not all(is_outage(error) for error in group.exceptions):
+            raise
+        OUTAGES.unavailable(group.exceptions[0])
+        with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+            await ws.close(CLOSE_TRY_AGAIN, "database unavailable")

@@ -1,0 +1,337 @@
+"""Arena tournaments over the API: making one (and every refusal), the list, private
+arenas, joining, pausing, pairing (never two games at once, never the last opponent while
+another is free), berserk, standings computed from the stored games (read back by a fresh
+app), the arena's end, the snapshot's arena and the arena socket."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engines.core.arena import ArenaGame, ArenaResult, result_of, score_sheet
+from tests.qualify import next_line
+
+MINUTE = 60_000
+
+
+@pytest.fixture
+def client(make_client: Any) -> Any:
+    return make_client()
+
+
+def named(players: Any, client: Any, *names: str) -> list[Any]:
+    made = players(client, *names)
+    for player, name in zip(made, names, strict=True):
+        assert player.put("/api/me", json={"name": name.title()}).status_code == 200
+    return made
+
+
+def make_arena(player: Any, **body: Any) -> dict[str, Any]:
+    response = player.post(
+        "/api/arenas", json={"game": "triangles", "clock": "1+1", "minutes": 30, **body}
+    )
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def error_code(response: Any) -> str:
+    return response.json()["error"]["code"]  # type: ignore[no-any-return]
+
+
+def wait_for(read: Callable[[], Any], until: Callable[[Any], bool], timeout: float = 10) -> Any:
+    """Read until the answer satisfies ``until`` (the pairing runs in the background)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = read()
+        if until(value):
+            return value
+        assert time.monotonic() < deadline, f"never came: {value}"
+        time.sleep(0.02)
+
+
+def arena_of(player: Any, arena_id: str, **params: Any) -> dict[str, Any]:
+    response = player.get(f"/api/arenas/{arena_id}", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def paired(player: Any, arena_id: str) -> str:
+    arena = wait_for(lambda: arena_of(player, arena_id), lambda a: a["me"]["game_id"])
+    return str(arena["me"]["game_id"])
+
+
+def both_draw(pair: tuple[Any, Any], game_id: str) -> None:
+    """Each player draws a first line (a game nobody played in is aborted)."""
+    seat_of = {p.get(f"/api/games/{game_id}").json()["seat"]: p for p in pair}
+    for _ in range(2):
+        game = pair[0].get(f"/api/games/{game_id}").json()
+        mover = seat_of[game["view"]["turn"]]
+        line = next_line(mover._ok_get, game_id)
+        assert mover.move(game_id, game["version"], line).status_code == 200
+
+
+def resign(player: Any, game_id: str) -> None:
+    game = player.get(f"/api/games/{game_id}").json()
+    response = player.move(game_id, game["version"], {"type": "resign"})
+    assert response.status_code == 200, response.text
+
+
+def test_making_an_arena_and_its_refusals(client: Any, players: Any, clock: Any) -> None:
+    (alice,) = named(players, client, "alice")
+    (anon,) = players(client, "anon")
+    arena = make_arena(alice, rated=False)
+    assert arena["status"] == "running" and arena["starts_at"] == clock.ms
+    assert arena["ends_at"] == clock.ms + 30 * MINUTE
+    assert arena["game"] == "triangles" and arena["clock"] == "1+1" and arena["minutes"] == 30
+    assert arena["standings"] == [] and arena["link"] is None and arena["schedule"] is None
+    assert arena["me"] == {"joined": False, "paused": False, "game_id": None}
+
+    body = {"game": "triangles", "clock": "1+1", "minutes": 30}
+    cases = [
+        (anon, body, 403, "name_required"),
+        (alice, {**body, "minutes": 2}, 422, "bad_minutes"),
+        (alice, {**body, "minutes": 121}, 422, "bad_minutes"),
+        (alice, {**body, "clock": "1d"}, 400, "bad_clock"),
+        (alice, {**body, "clock": "none"}, 400, "bad_clock"),
+        (alice, {**body, "starts_at": clock.ms + 8 * 24 * 60 * MINUTE}, 422, "bad_start"),
+        (alice, {**body, "starts_at": clock.ms - 10 * MINUTE}, 422, "bad_start"),
+        (alice, {**body, "game": "pairs"}, 404, "no_arenas"),
+        (alice, {**body, "game": "chess"}, 404, "unknown_game"),
+        (alice, {**body, "extra": 1}, 422, "invalid_request"),
+    ]
+    for who, sent, status, code in cases:
+        response = who.post("/api/arenas", json=sent)
+        assert (response.status_code, error_code(response)) == (status, code), sent
+    assert alice.get("/api/arenas/nope").status_code == 404
+    assert error_code(alice.get("/api/arenas/nope")) == "arena_not_found"
+
+
+def test_the_list_and_a_private_arena(client: Any, players: Any, clock: Any) -> None:
+    alice, bob = named(players, client, "alice", "bob")
+    later = make_arena(alice, starts_at=clock.ms + 60 * MINUTE, minutes=45, rated=True)
+    assert later["status"] == "upcoming"
+    private = make_arena(alice, private=True)
+    assert private["link"] == f"/arenas/{private['id']}?key=" + private["link"].split("=")[1]
+    key = private["link"].split("key=")[1]
+
+    listed = bob.get("/api/arenas").json()["arenas"]
+    assert [a["id"] for a in listed] == [later["id"]]  # the private one is not listed
+    assert listed[0]["rated"] is True and listed[0]["players"] == 0
+
+    assert error_code(bob.get(f"/api/arenas/{private['id']}")) == "arena_private"
+    assert bob.get(f"/api/arenas/{private['id']}", params={"key": "x" * 16}).status_code == 403
+    assert arena_of(bob, private["id"], key=key)["id"] == private["id"]
+    refused = bob.post(f"/api/arenas/{private['id']}/join")
+    assert (refused.status_code, error_code(refused)) == (403, "arena_private")
+    joined = bob.post(f"/api/arenas/{private['id']}/join", params={"key": key})
+    assert joined.status_code == 200 and joined.json()["me"]["joined"] is True
+
+
+def test_join_pair_pause_and_come_back(client: Any, players: Any) -> None:
+    alice, bob, carol = named(players, client, "alice", "bob", "carol")
+    arena = make_arena(alice)
+    arena_id = arena["id"]
+    assert alice.post(f"/api/arenas/{arena_id}/join").json()["me"]["joined"] is True
+    assert bob.post(f"/api/arenas/{arena_id}/join").status_code == 200
+    game_id = paired(alice, arena_id)
+    assert paired(bob, arena_id) == game_id
+    game = alice.get(f"/api/games/{game_id}").json()
+    assert game["arena"] == {"id": arena_id} and game["status"] == "active"
+    assert game["view"]["berserk_allowed"] is True and game["params"]["clock"] == "1+1"
+
+    # Carol joins while they play: nobody is free for her, so she waits.
+    assert carol.post(f"/api/arenas/{arena_id}/join").status_code == 200
+    time.sleep(0.3)
+    assert arena_of(carol, arena_id)["me"]["game_id"] is None
+    standings = arena_of(carol, arena_id)["standings"]
+    assert [(s["name"], s["playing"], s["you"]) for s in standings] == [
+        ("Alice", True, False),
+        ("Bob", True, False),
+        ("Carol", False, True),
+    ]
+
+    # Bob pauses; the game ends; Alice is paired with Carol, not with Bob again.
+    assert bob.post(f"/api/arenas/{arena_id}/pause").json()["me"]["paused"] is True
+    both_draw((alice, bob), game_id)
+    resign(bob, game_id)
+    second = paired(carol, arena_id)
+    assert second != game_id and paired(alice, arena_id) == second
+    assert arena_of(bob, arena_id)["me"] == {"joined": True, "paused": True, "game_id": None}
+    assert error_code(carol.post("/api/arenas/nope/pause")) == "arena_not_found"
+    (dave,) = named(players, client, "dave")
+    assert error_code(dave.post(f"/api/arenas/{arena_id}/pause")) == "not_in_arena"
+
+    rows = {s["name"]: s for s in arena_of(alice, arena_id)["standings"]}
+    assert rows["Alice"]["score"] == 2 and rows["Bob"]["score"] == 0
+    assert rows["Alice"]["games"] == [
+        {"game_id": game_id, "result": "win", "points": 2, "fire": False, "berserk": False}
+    ]
+    assert rows["Bob"]["paused"] is True
+
+    # Back from the pause, Bob waits: Alice and Carol are both playing.
+    assert bob.post(f"/api/arenas/{arena_id}/join").json()["me"]["paused"] is False
+
+
+def test_never_two_games_at_once_and_never_the_last_opponent(client: Any, players: Any) -> None:
+    names = ["p1", "p2", "p3", "p4"]
+    everyone = named(players, client, *names)
+    arena_id = make_arena(everyone[0])["id"]
+    for player in everyone:
+        assert player.post(f"/api/arenas/{arena_id}/join").status_code == 200
+    first = {player.id: paired(player, arena_id) for player in everyone}
+    assert len(set(first.values())) == 2  # two games, each player in exactly one
+    opponent = {}
+    for player in everyone:
+        game = player.get(f"/api/games/{first[player.id]}").json()
+        others = [p for p in everyone if p is not player and first[p.id] == first[player.id]]
+        assert len(others) == 1 and game["seats"]
+        opponent[player.id] = others[0].id
+    # Both games end: nobody meets the same opponent again while others are free.
+    done = set()
+    for player in everyone:
+        if first[player.id] not in done:
+            resign(player, first[player.id])
+            done.add(first[player.id])
+    again = {
+        p.id: wait_for(lambda p=p: arena_of(p, arena_id)["me"]["game_id"],
+                       lambda g, p=p: g not in (None, first[p.id]))
+        for p in everyone
+    }  # fmt: skip
+    for player in everyone:
+        partner = [q.id for q in everyone if q is not player and again[q.id] == again[player.id]]
+        assert partner != [opponent[player.id]]
+
+
+def test_berserk(client: Any, players: Any) -> None:
+    alice, bob = named(players, client, "alice", "bob")
+    arena_id = make_arena(alice)["id"]
+    for player in (alice, bob):
+        player.post(f"/api/arenas/{arena_id}/join")
+    game_id = paired(alice, arena_id)
+    game = alice.get(f"/api/games/{game_id}").json()
+    seat = game["seat"]
+    answer = alice.post(f"/api/games/{game_id}/berserk")
+    assert answer.status_code == 200, answer.text
+    result = answer.json()
+    assert result["view"]["berserk"][seat] is True
+    assert result["view"]["clock"]["left_ms"][seat] == 30_000
+    assert result["events"] == [{"type": "berserk", "seat": seat}]
+    again = alice.post(f"/api/games/{game_id}/berserk")
+    assert (again.status_code, error_code(again)) == (422, "already_berserk")
+    outsider = players(client, "zed")[0]
+    assert error_code(outsider.post(f"/api/games/{game_id}/berserk")) == "not_seated"
+
+    plain = alice.new_game("triangles", params={"opponent": "easy"})
+    refused = alice.post(f"/api/games/{plain['id']}/berserk")
+    assert (refused.status_code, error_code(refused)) == (404, "no_arenas")
+    assert alice.post("/api/games/nope/berserk").status_code == 404
+
+
+def test_the_standings_are_the_stored_games(
+    client: Any, players: Any, make_client: Any, clock: Any
+) -> None:
+    """Points from a fresh app (nothing in memory) equal the points recomputed from each
+    stored game's outcome; a game ending after the arena counts for nothing; the arena
+    ends on time and refuses joins."""
+    alice, bob = named(players, client, "alice", "bob")
+    arena_id = make_arena(alice, minutes=3)["id"]
+    for player in (alice, bob):
+        player.post(f"/api/arenas/{arena_id}/join")
+    games = []
+    for _ in range(3):
+        game_id = wait_for(
+            lambda: arena_of(alice, arena_id)["me"]["game_id"], lambda g: g not in (None, *games)
+        )
+        games.append(game_id)
+        both_draw((alice, bob), game_id)
+        clock.advance(1000)  # the next game starts later (the standings' order)
+        resign(bob, game_id)  # Alice wins three: the third on fire
+    fourth = wait_for(
+        lambda: arena_of(alice, arena_id)["me"]["game_id"], lambda g: g not in (None, *games)
+    )
+    games.append(fourth)
+    # Resigned before anyone drew a line: aborted, it scores nothing (and the fire stays).
+    for player in (alice, bob):
+        player.post(f"/api/arenas/{arena_id}/pause")
+    clock.advance(1000)
+    resign(alice, fourth)
+    # A last game, begun 10 s before the end and resigned 10 s after it: it counts for
+    # nothing (its end is past the arena's).
+    clock.advance(170_000)
+    for player in (alice, bob):
+        player.post(f"/api/arenas/{arena_id}/join")
+    last = wait_for(
+        lambda: arena_of(alice, arena_id)["me"]["game_id"], lambda g: g not in (None, *games)
+    )
+    both_draw((alice, bob), last)
+    clock.advance(20_000)
+    resign(alice, last)
+    assert alice.post(f"/api/arenas/{arena_id}/join").status_code == 409
+
+    fresh = make_client()
+    reader = players(fresh, "reader")[0]
+    arena = wait_for(lambda: arena_of(reader, arena_id), lambda a: a["status"] == "over")
+    rows = {row["name"]: row for row in arena["standings"]}
+    assert [g["points"] for g in rows["Alice"]["games"]] == [2, 2, 4, 0]
+    assert [g["fire"] for g in rows["Alice"]["games"]] == [False, False, True, False]
+    assert rows["Alice"]["score"] == 8 and rows["Alice"]["fire"] is True
+    assert [g["result"] for g in rows["Bob"]["games"]] == ["loss", "loss", "loss", "aborted"]
+    assert rows["Bob"]["score"] == 0 and [g["game_id"] for g in rows["Bob"]["games"]] == games
+
+    # The same points, recomputed from each stored game's outcome.
+    for row in arena["standings"]:
+        sheet = []
+        for line in row["games"]:
+            stored = reader.get(f"/api/games/{line['game_id']}").json()
+            seat = 0 if stored["players"][0]["name"] == row["name"] else 1
+            movers = frozenset({0, 1}) if line["game_id"] != fourth else frozenset()
+            result = result_of(stored["outcome"]["winner"], seat, movers)
+            sheet.append(ArenaGame(result, line["berserk"], False))
+        assert score_sheet(sheet).score == row["score"]
+        assert all(line["game_id"] != last for line in row["games"])
+    assert arena["standings"][0]["name"] == "Alice" and arena["standings"][0]["rank"] == 1
+    late = alice.post(f"/api/arenas/{arena_id}/join")
+    assert (late.status_code, error_code(late)) == (409, "arena_over")
+    assert ArenaResult.WIN.value == "win"
+
+
+def test_the_arena_socket(client: Any, players: Any) -> None:
+    alice, bob = named(players, client, "alice", "bob")
+    arena_id = make_arena(alice)["id"]
+    alice.post(f"/api/arenas/{arena_id}/join")
+    with alice.websocket(f"/ws/arenas/{arena_id}") as socket:
+        first = socket.receive_json()
+        assert first["type"] == "standings" and first["arena"]["me"]["joined"] is True
+        bob.post(f"/api/arenas/{arena_id}/join")
+        frames = [socket.receive_json() for _ in range(3)]
+        told = [f for f in frames if f["type"] == "paired"]
+        assert told and told[0]["game_id"] == paired(bob, arena_id)
+        socket.send_text('{"type": "ping"}')
+        while (frame := socket.receive_json())["type"] != "pong":
+            assert frame["type"] == "standings"
+    with pytest.raises(Exception):  # noqa: B017 (the close comes as the client's error)
+        with alice.websocket("/ws/arenas/nope") as socket:
+            socket.receive_json()
+
+
+def test_the_site_runs_its_own_arenas(make_client: Any, players: Any, settings: Any) -> None:
+    settings.arena_hourly = "1+1/27"
+    settings.arena_evening = "3+2/60"
+    client = make_client()
+    (viewer,) = players(client, "viewer")
+    listed = wait_for(
+        lambda: viewer.get("/api/arenas").json()["arenas"],
+        lambda arenas: {a["schedule"] for a in arenas} == {"hourly", "evening"},
+    )
+    hourly = [a for a in listed if a["schedule"] == "hourly"]
+    assert [a["clock"] for a in hourly] == ["1+1", "1+1"]
+    assert hourly[1]["starts_at"] - hourly[0]["starts_at"] == 60 * MINUTE
+    assert all(a["minutes"] == 27 for a in hourly)
+    second = make_client()  # another process makes each one only once
+    (other,) = players(second, "other")
+    time.sleep(0.3)
+    ids = [a["id"] for a in other.get("/api/arenas").json()["arenas"]]
+    assert len(ids) == len(set(ids)) == len(listed)
