@@ -51,15 +51,33 @@ export function createPlay(ctx) {
   /** Sends a move; on success plays the answer against the view it replaced. */
   /** @param {PairsMove} move */
   async function send(move) {
-    const before = { tiles: board.tiles.map((row) => row.slice()), clock: session.view?.clock, over: over() };
-    const outcome = await session.move(move);
-    if (outcome.ok) {
-      playAnswer(outcome.result, before, {
-        session, board, hud, select, selected: () => selected, describe: ctx.describe, render: ctx.render,
-        showFinal: ctx.showFinal, lock, idle: ctx.idle,
-      });
+    let outcome;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const before = { tiles: board.tiles.map((row) => row.slice()), clock: session.view?.clock, over: over() };
+      outcome = await session.move(move);
+      if (outcome.ok) {
+        playAnswer(outcome.result, before, {
+          session, board, hud, select, selected: () => selected, describe: ctx.describe, render: ctx.render,
+          showFinal: ctx.showFinal, lock, idle: ctx.idle,
+        });
+      }
+      if (outcome.ok || !(await pausedMeanwhile(outcome, before.tiles))) break;
     }
     return outcome;
+  }
+
+  /** A refusal that says nothing about the move: the server paused the game behind the
+   *  page's back. The pagehide beacon of the page this one replaced (a reload) can land
+   *  after this page loaded the game: the move is then refused as stale (the session adopts
+   *  the paused game), then as paused. The tiles are still those the player chose from, so
+   *  the game is resumed and the move sent again → true; a tap is never silently lost. */
+  async function pausedMeanwhile(outcome, tiles) {
+    const code = outcome.error?.code;
+    if (outcome.gone || over() || JSON.stringify(tiles) !== JSON.stringify(board.tiles)) return false;
+    if (code === 'stale_version') return true; // the session has adopted the server's state
+    if (code !== 'paused') return false;
+    await ctx.syncPause(); // resumes it when the page can be played
+    return !session.view?.paused;
   }
 
   function refused(error, a, b) {
