@@ -374,7 +374,7 @@ class GameSpec(Protocol[ParamsT, StateT, MoveT]):
 class Engine(Rules[ParamsT, StateT, MoveT], GameSpec[ParamsT, StateT, MoveT], Protocol):
     """A game: its rules and its spec. What else it can do, it says by having the
     methods of a capability below (``ComputerPlayer``, ``Reviewer``, ``OnlinePlay``,
-    ``CostlySetup``); the server discovers them (``app/catalog.py``: ``computer``,
+    ``ArenaPlay``, ``CostlySetup``); the server discovers them (``app/catalog.py``: ``computer``,
     ``reviewer``, ``online``, ``costly``)."""
 
 
@@ -409,6 +409,39 @@ class OnlinePlay(Protocol):
     def seek_params(self, clock: str, rated: bool) -> Any:
         """The params of a game that pairs two seeks with this time control (a
         BadParams for a control the game has not)."""
+        ...
+
+
+@dataclass(frozen=True)
+class ArenaSeat:
+    """What an arena's scoring needs of one seat of a finished game."""
+
+    berserk: bool
+    """The seat halved its clock at the start of the game."""
+    long_enough: bool
+    """The seat played enough for a berserk win's extra point."""
+
+
+@runtime_checkable
+class ArenaPlay(Protocol):
+    """The game can be played in arenas: the server pairs two players for an arena game,
+    in which either may berserk (halve their own clock) before their first move. The
+    scoring, pairing and tiebreak of an arena are the game's no more:
+    ``engines.core.arena``."""
+
+    def arena_params(self, clock: str, rated: bool) -> Any:
+        """The params of an arena game with this time control (berserk allowed); a
+        BadParams for a control the game has not, or a per-move one."""
+        ...
+
+    def berserk_move(self) -> Any:
+        """The move (a value of the game's move type) that berserks the mover's seat;
+        the server applies it for the seat that asks, in turn or not."""
+        ...
+
+    def arena_seat(self, state: Any, seat: int) -> ArenaSeat:
+        """Whether ``seat`` went berserk in this game, and played long enough for a
+        berserk win's extra point."""
         ...
 
 

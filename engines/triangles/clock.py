@@ -24,6 +24,10 @@ The state keeps, per seat, the time left as of the moment the current turn began
   ``turn_started_ms + first_line_ms + LAG_MS``. From then on a tick aborts the game
   (``result == "aborted"``, no winner; it counts for nothing). Days per move keep their
   own rule: the clock runs from the start, there is no first-line limit.
+- Berserk (arena games, real-time controls only): a seat that has not drawn its first
+  line may halve its time left (``berserk``: ``left // 2``, exact, as its clock is not
+  running yet) and gets no increment for the rest of the game (``after_line(...,
+  berserk=True)``).
 """
 
 from __future__ import annotations
@@ -84,13 +88,27 @@ def deadline(clocks: tuple[int, int], turn: int, since_ms: int) -> int:
 
 
 def after_line(
-    control: TimeControl, clocks: tuple[int, int], seat: int, since_ms: int, at_ms: int
+    control: TimeControl,
+    clocks: tuple[int, int],
+    seat: int,
+    since_ms: int,
+    at_ms: int,
+    berserk: bool = False,
 ) -> tuple[int, int]:
-    """Both seats' time once ``seat`` has drawn a line at ``at_ms`` (not flagged)."""
+    """Both seats' time once ``seat`` has drawn a line at ``at_ms`` (not flagged); a
+    ``berserk`` seat gets no increment."""
     if control.per_move:
         left = control.initial_ms
     else:
-        left = clocks[seat] - spent(since_ms, at_ms) + control.increment_ms
+        increment = 0 if berserk else control.increment_ms
+        left = clocks[seat] - spent(since_ms, at_ms) + increment
+    return (left, clocks[1]) if seat == 0 else (clocks[0], left)
+
+
+def berserk(clocks: tuple[int, int], seat: int) -> tuple[int, int]:
+    """Both seats' time once ``seat`` (whose clock is not running) has gone berserk:
+    its time left halved, rounded down."""
+    left = clocks[seat] // 2
     return (left, clocks[1]) if seat == 0 else (clocks[0], left)
 
 

@@ -7,13 +7,13 @@ from typing import Any, cast
 
 from engines.core.base import BaseEngine, OnlineParams
 from engines.core.errors import ErrorCode
-from engines.core.protocol import BadMove, IllegalMove, Outcome, SeatKind
+from engines.core.protocol import ArenaSeat, BadMove, IllegalMove, Outcome, SeatKind
 from engines.core.rng import Rng
 from engines.triangles import ai, params, rules
 from engines.triangles.board import set_cache_budget
 from engines.triangles.clock import CONTROLS, LAG_MS
 from engines.triangles.events import TrianglesEvent, TrianglesResult
-from engines.triangles.moves import Claim, Line, Move, Resign
+from engines.triangles.moves import Berserk, Claim, Line, Move, Resign
 from engines.triangles.params import COMPUTER_LEVELS, Params
 from engines.triangles.review import dump_review, review_lines
 from engines.triangles.state import SEATS, State, dump_state, footprint, load_state
@@ -65,6 +65,8 @@ class TrianglesEngine(OnlineParams, BaseEngine[Params, State, Move]):
             return rules.resign(state, seat, at_ms)
         if isinstance(move, Claim):
             return rules.claim(state, seat, at_ms)
+        if isinstance(move, Berserk):
+            return rules.berserk(state, seat, at_ms)
         raise BadMove(ErrorCode.UNKNOWN_MOVE, f"not a Triangles move: {move!r:.60}")
 
     def tick(self, state: State, at_ms: int) -> tuple[State, list[TrianglesEvent]]:
@@ -77,7 +79,8 @@ class TrianglesEngine(OnlineParams, BaseEngine[Params, State, Move]):
         return params.rating_pool(params_)
 
     def movers(self, state: State) -> frozenset[int]:
-        """The seats that have drawn a line (resigning or claiming draws none)."""
+        """The seats that have drawn a line (resigning, claiming or going berserk draws
+        none)."""
         return frozenset(seat for _, _, seat in state.lines)
 
     def view(self, state: State, seat: int | None) -> TrianglesView:
@@ -109,6 +112,8 @@ class TrianglesEngine(OnlineParams, BaseEngine[Params, State, Move]):
             claim_after_ms=rules.claim_after_ms(state.params),
             remaining=state.live.bit_count(),
             clock=clock_view(state),
+            berserk=list(state.berserk),
+            berserk_allowed=rules.berserk_allowed(state.params),
         )  # the same for every seat and for spectators: nothing in Triangles is hidden
 
     def outcome(self, state: State) -> Outcome | None:
@@ -119,6 +124,10 @@ class TrianglesEngine(OnlineParams, BaseEngine[Params, State, Move]):
 
     def from_number(self, number: str) -> tuple[Params, int]:
         return params.from_number(number)
+
+    def dump_params(self, params_: Params) -> dict[str, Any]:
+        """The declared codec's JSON, ``berserk`` only when set (``params.dump``)."""
+        return params.dump(params_)
 
     def dump_state(self, state: State) -> dict[str, Any]:
         return dump_state(state)
@@ -136,6 +145,24 @@ class TrianglesEngine(OnlineParams, BaseEngine[Params, State, Move]):
     def to_move(self, state: State) -> int | None:
         return None if state.over else state.turn
 
+    # --- ArenaPlay (engines.core.protocol) ----------------------------------------------
+    def arena_params(self, clock: str, rated: bool) -> Params:
+        """An online game on a real-time ``clock`` in which either seat may berserk
+        (BadParams ``bad_clock`` for a clock Triangles has not, ``bad_berserk`` for none
+        or days per move)."""
+        return self.parse_params(
+            {"opponent": "online", "clock": clock, "rated": rated, "berserk": True}
+        )
+
+    def berserk_move(self) -> Move:
+        return Berserk()
+
+    def arena_seat(self, state: State, seat: int) -> ArenaSeat:
+        """Berserk, and long enough: the seat drew at least ``ARENA_BERSERK_LINES``."""
+        return ArenaSeat(
+            berserk=state.berserk[seat],
+            long_enough=rules.lines_of(state, seat) >= rules.ARENA_BERSERK_LINES,
+        )
 
     def review(self, state: State) -> dict[str, Any]:
         """Every line of the game marked against the best one (``review.py``); a line's

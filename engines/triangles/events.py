@@ -54,4 +54,14 @@ class TrianglesOver(TypedDict):
     scores: list[int]
 
 
-TrianglesEvent = TrianglesLine | TrianglesTriangle | TrianglesTurn | TrianglesOver
+@closed
+class TrianglesBerserk(TypedDict):
+    """``seat`` went berserk: its time left is halved, and it gets no increment."""
+
+    type: Literal["berserk"]
+    seat: int
+
+
+TrianglesEvent = (
+    TrianglesLine | TrianglesTriangle | TrianglesTurn | TrianglesOver | TrianglesBerserk
+)

@@ -1,5 +1,6 @@
 """Moves, declared (their JSON codec comes from these, ``engines.core.codec``): draw a line
-between two stars, resign, or claim the win from an absent player."""
+between two stars, resign, claim the win from an absent player, or berserk (halve one's
+own clock before one's first line, in a game that allows it)."""
 
 from __future__ import annotations
 
@@ -35,4 +36,12 @@ class Claim:
     type: Literal["claim"] = field(default="claim", init=False)
 
 
-Move = Line | Resign | Claim
+@dataclass(frozen=True)
+class Berserk:
+    """Halve one's own time and give up the increment for the game (``params.berserk``
+    only, before the seat's first line; may be played out of turn)."""
+
+    type: Literal["berserk"] = field(default="berserk", init=False)
+
+
+Move = Line | Resign | Claim | Berserk

@@ -1,5 +1,5 @@
-"""Game params: the field, the star count, the "move again" option, the opponent and the
-time control."""
+"""Game params: the field, the star count, the "move again" option, the opponent, the
+time control, rated play and berserk (arena games)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal, cast, get_args
 
 from pydantic import StrictBool, model_validator
 
-from engines.core.codec import Choice, Code
+from engines.core.codec import Choice, Code, params_codec
 from engines.core.errors import ErrorCode
 from engines.core.numbers import format_number, parse_number
 from engines.core.protocol import BadParams, CatalogEntry, ScoreOrder
@@ -38,6 +38,9 @@ class Params:
     clock: Annotated[Clock, Code("bad_clock")] = "none"  # a key of clock.CONTROLS
     # online games with a clock only: counted in the rating pools
     rated: Annotated[StrictBool, Code("bad_rated")] = False
+    # online games with a real-time clock only (arena games): either seat may berserk,
+    # halving its own clock before its first line (rules.berserk)
+    berserk: Annotated[StrictBool, Code("bad_berserk")] = False
 
     @model_validator(mode="before")
     @classmethod
@@ -57,7 +60,27 @@ class Params:
             raise BadParams("bad_stars", f"a {self.field} field has {counts} stars")
         if self.rated and (self.opponent != "online" or self.clock == "none"):
             raise BadParams("bad_rated", "only online games with a clock can be rated")
+        if self.berserk and not berserk_clock(self):
+            raise BadParams(
+                "bad_berserk", "only online games with a real-time clock allow berserk"
+            )
         return self
+
+
+def berserk_clock(params: Params) -> bool:
+    """Whether a game with these params could allow berserk: an online game with a
+    real-time clock (not untimed, not days per move)."""
+    control = CONTROLS[params.clock]
+    return params.opponent == "online" and control is not None and not control.per_move
+
+
+def dump(params: Params) -> dict[str, Any]:
+    """The params' JSON (``parse_params`` reads it back); ``berserk`` only when set, so
+    the params of every other game dump key for key as before it existed."""
+    raw = params_codec(Params).dump(params)
+    if not params.berserk:
+        del raw["berserk"]
+    return raw
 
 
 def number(params: Params, seed: int) -> str:
@@ -67,7 +90,8 @@ def number(params: Params, seed: int) -> str:
 
 
 def from_number(text: str) -> tuple[Params, int]:
-    """Params and seed of a game number; options that do not change the board get defaults."""
+    """Params and seed of a game number; options that do not change the board (the
+    opponent, the clock, rated, berserk) get defaults."""
     seed, letters = parse_number(text)
     for shape in FIELDS.values():
         if letters in shape.letters:

@@ -1,5 +1,6 @@
-"""The rules: drawing a line, scoring, turns, the end, resigning, claiming, the flag (a
-clock run out) and the abort (no first line in time; the arithmetic is in ``clock.py``)."""
+"""The rules: drawing a line, scoring, turns, the end, resigning, claiming, berserk (an
+arena game's halved clock), the flag (a clock run out) and the abort (no first line in
+time; the arithmetic is in ``clock.py``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from engines.core.protocol import IllegalMove, Outcome
 from engines.triangles import clock
 from engines.triangles.board import Board, get_board
 from engines.triangles.events import (
+    TrianglesBerserk,
     TrianglesEvent,
     TrianglesLine,
     TrianglesOver,
@@ -19,11 +21,13 @@ from engines.triangles.events import (
     TrianglesTurn,
 )
 from engines.triangles.geometry import passes_near, segments_cross
-from engines.triangles.params import Params
+from engines.triangles.params import Params, berserk_clock
 from engines.triangles.position import Position
 from engines.triangles.state import SEATS, State, position_fields
 
 CLAIM_AFTER_MS = 60_000  # an absent player's opponent may claim the win after a minute
+# A berserk win scores an extra arena point when its seat drew at least this many lines.
+ARENA_BERSERK_LINES = 7
 
 
 def new_state(params: Params, seed: int, board: Board | None = None) -> State:
@@ -43,6 +47,7 @@ def new_state(params: Params, seed: int, board: Board | None = None) -> State:
         result="no_triangles" if position.over else None,
         winner=None,
         clocks=clock.start(clock.CONTROLS[params.clock]),
+        berserk=(False, False),
         board=board,
         **position_fields(position),
     )
@@ -97,7 +102,9 @@ def draw_line(
     clocks = state.clocks
     # A seat's clock starts with its first line: that line costs nothing and earns nothing.
     if control is not None and clocks is not None and first_line_limit(state) is None:
-        clocks = clock.after_line(control, clocks, seat, state.turn_started_ms, at_ms)
+        clocks = clock.after_line(
+            control, clocks, seat, state.turn_started_ms, at_ms, state.berserk[seat]
+        )
     new = replace(
         state,
         lines=(*state.lines, (a, b, seat)),
@@ -158,6 +165,34 @@ def claim(state: State, seat: int, at_ms: int) -> tuple[State, list[TrianglesEve
         state, result="claimed", winner=seat, last_ms=at_ms, clocks=_settled(state, at_ms)
     )
     return new, [over_event(new)]
+
+
+def berserk_allowed(params: Params) -> bool:
+    """Whether either seat may go berserk: the params say so, on a real-time clock."""
+    return params.berserk and berserk_clock(params)
+
+
+def berserk(state: State, seat: int, at_ms: int) -> tuple[State, list[TrianglesEvent]]:
+    """``seat`` halves its own time left and gets no increment for the rest of the game:
+    once, before its first line, in a game that allows it, in turn or not. Its clock is
+    not running then (a real-time clock starts with its seat's first line), so the half
+    is exact; the turn, its start and the other seat's clock do not change."""
+    _check_playing(state, at_ms)
+    _check_seat(seat)
+    if not berserk_allowed(state.params) or state.clocks is None:
+        raise IllegalMove("no_berserk", "this game does not allow berserk")
+    if state.berserk[seat]:
+        raise IllegalMove("already_berserk", "you have gone berserk already")
+    if any(mover == seat for _, _, mover in state.lines):
+        raise IllegalMove("berserk_too_late", "berserk is only possible before your first line")
+    flags = (True, state.berserk[1]) if seat == 0 else (state.berserk[0], True)
+    new = replace(state, clocks=clock.berserk(state.clocks, seat), berserk=flags)
+    return new, [TrianglesBerserk(type="berserk", seat=seat)]
+
+
+def lines_of(state: State, seat: int) -> int:
+    """How many lines ``seat`` has drawn."""
+    return sum(1 for _, _, mover in state.lines if mover == seat)
 
 
 def first_line_limit(state: State) -> clock.TimeControl | None:

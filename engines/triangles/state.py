@@ -11,7 +11,7 @@ from engines.core.codec import params_codec
 from engines.core.errors import ErrorCode
 from engines.core.protocol import BadParams
 from engines.triangles.board import Board, get_board
-from engines.triangles.params import Params
+from engines.triangles.params import Params, dump
 from engines.triangles.position import Position
 
 SEATS = 2
@@ -37,6 +37,7 @@ class State:
     result: str | None  # why it ended: no_triangles | resigned | claimed | time | aborted
     winner: int | None
     clocks: tuple[int, int] | None  # time left per seat as of turn_started_ms (clock.py)
+    berserk: tuple[bool, bool]  # per seat: it halved its clock (arena games, rules.berserk)
     board: Board = field(compare=False, repr=False)
     drawn: tuple[int, ...] = field(compare=False, repr=False)
     alive: tuple[int, ...] = field(compare=False, repr=False)
@@ -71,9 +72,14 @@ def position_fields(position: Position) -> dict[str, Any]:
     }
 
 
+NO_BERSERK = (False, False)
+
+
 def dump_state(state: State) -> dict[str, Any]:
-    return {
-        "params": params_codec(Params).dump(state.params),
+    """The snapshot; ``berserk`` only once a seat has gone berserk (and the params'
+    ``berserk`` only when set), so every other state dumps key for key as before."""
+    data: dict[str, Any] = {
+        "params": dump(state.params),
         "seed": state.seed,
         "lines": [list(line) for line in state.lines],
         "triangles": [list(triangle) for triangle in state.triangles],
@@ -85,6 +91,9 @@ def dump_state(state: State) -> dict[str, Any]:
         "winner": state.winner,
         "clocks": None if state.clocks is None else list(state.clocks),
     }
+    if state.berserk != NO_BERSERK:
+        data["berserk"] = list(state.berserk)
+    return data
 
 
 def load_state(data: Mapping[str, Any]) -> State:
@@ -105,6 +114,9 @@ def load_state(data: Mapping[str, Any]) -> State:
             position.draw(a, b, once=True)
         winner = data["winner"]
         clocks = data.get("clocks")  # absent in snapshots from before time controls
+        berserk = data.get("berserk", NO_BERSERK)  # absent until a seat goes berserk
+        if len(berserk) != 2 or not all(isinstance(flag, bool) for flag in berserk):
+            raise ValueError(f"berserk is two booleans, not {berserk!r:.40}")
         return State(
             params=params,
             seed=seed,
@@ -117,6 +129,7 @@ def load_state(data: Mapping[str, Any]) -> State:
             result=None if data["result"] is None else str(data["result"]),
             winner=None if winner is None else int(winner),
             clocks=None if clocks is None else (int(clocks[0]), int(clocks[1])),
+            berserk=(berserk[0], berserk[1]),
             board=board,
             **position_fields(position),
         )

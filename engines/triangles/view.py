@@ -56,3 +56,7 @@ class TrianglesView(ViewBase):
     claim_after_ms: int | None
     remaining: int
     clock: TrianglesClock | None
+    berserk: list[bool]
+    """Per seat: it went berserk (halved its clock, no increment)."""
+    berserk_allowed: bool
+    """Either seat may go berserk before its first line (an arena game: params.berserk)."""

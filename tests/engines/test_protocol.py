@@ -13,7 +13,7 @@ import pytest
 
 from app.i18n import catalog
 from engines.core import AppCode, BadMove, BaseEngine, ErrorCode, IllegalMove, SeatKind
-from engines.core.protocol import ComputerPlayer, CostlySetup, OnlinePlay, Reviewer
+from engines.core.protocol import ArenaPlay, ComputerPlayer, CostlySetup, OnlinePlay, Reviewer
 from engines.reference.tally import ENGINE as TALLY
 from engines.registry import ENGINES
 from tests.fixtures.games import EVERY_ENGINE as ALL
@@ -40,12 +40,12 @@ def test_base_engine_defaults() -> None:
 
 def test_capabilities_are_discovered_from_what_a_game_has() -> None:
     """A game has a capability by having its methods; BaseEngine gives none of them."""
-    kinds = (ComputerPlayer, Reviewer, OnlinePlay, CostlySetup)
+    kinds = (ComputerPlayer, Reviewer, OnlinePlay, ArenaPlay, CostlySetup)
     has = {name: {k.__name__ for k in kinds if isinstance(e, k)} for name, e in ALL.items()}
     assert has == {
         "blocks": set(),
         "pairs": set(),
-        "triangles": {"ComputerPlayer", "Reviewer", "OnlinePlay", "CostlySetup"},
+        "triangles": {"ComputerPlayer", "Reviewer", "OnlinePlay", "ArenaPlay", "CostlySetup"},
         "tally": {"ComputerPlayer"},
         "lampsout": set(),
         "clocktally": {"ComputerPlayer", "OnlinePlay"},

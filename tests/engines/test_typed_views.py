@@ -19,7 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
 from engines.core.base import BaseEngine
-from engines.core.protocol import ComputerPlayer, CostlySetup, EngineError, closed
+from engines.core.protocol import ArenaPlay, ComputerPlayer, CostlySetup, EngineError, closed
 from tests.fixtures.games import EVERY_ENGINE
 from tests.profile import examples
 
@@ -41,8 +41,13 @@ def check(declaration: Any, value: Any) -> None:
 
 
 def random_params(engine: Any, rng: random.Random) -> Any:
-    """Params of a variant the catalog offers (its quick-to-build boards)."""
+    """Params of a variant the catalog offers (its quick-to-build boards); now and then,
+    of a game that plays arenas, an arena game's (berserk allowed)."""
     specs = engine.describe()["params"]
+    if isinstance(engine, ArenaPlay) and rng.random() < 0.3:
+        timed = [name for name, spec in engine.describe()["clocks"].items() if spec]
+        with contextlib.suppress(EngineError):
+            return engine.arena_params(rng.choice(timed), rng.random() < 0.5)
     for _ in range(20):
         raw = {name: rng.choice(spec["choices"]) for name, spec in specs.items()}
         try:
@@ -80,11 +85,14 @@ def candidates(engine: Any, state: Any, view: Any, rng: random.Random) -> list[d
         return [{"type": "add", "n": rng.randint(1, 3)}, {"type": "claim"}, {"type": "resign"}]
     if name == "lampsout":
         return [{"type": "press", "lamp": rng.randrange(len(view["lamps"]))}]
-    # Triangles, and a game not named above: the computer's move, if it has one.
+    # Triangles, and a game not named above: the computer's move, if it has one (and,
+    # now and then first, a berserk where the game plays arenas).
     moves = []
+    if isinstance(engine, ArenaPlay) and rng.random() < 0.3:
+        moves.append(engine.dump_move(engine.berserk_move()))
     if isinstance(engine, ComputerPlayer):
         with contextlib.suppress(EngineError):
-            moves = [engine.dump_move(engine.computer_move(state))]
+            moves.append(engine.dump_move(engine.computer_move(state)))
     return [*moves, {"type": "claim"}, {"type": "resign"}]
 
 

@@ -157,6 +157,7 @@ def test_params_defaults() -> None:
         ({"again": "yes"}, "bad_again"),
         ({"opponent": "expert"}, "bad_opponent"),
         ({"opponent": None}, "bad_opponent"),
+        ({"berserk": True}, "bad_berserk"),
     ],
 )
 def test_bad_params(raw: dict[str, object], code: str) -> None:
@@ -214,7 +215,8 @@ def test_no_daily_board() -> None:
 
 
 @pytest.mark.parametrize(
-    "raw", [{"type": "line", "a": 3, "b": 9}, {"type": "resign"}, {"type": "claim"}]
+    "raw",
+    [{"type": "line", "a": 3, "b": 9}, {"type": "resign"}, {"type": "claim"}, {"type": "berserk"}],
 )
 def test_move_round_trip(raw: dict[str, object]) -> None:
     assert ENGINE.dump_move(ENGINE.parse_move(raw)) == raw
