@@ -9,9 +9,10 @@ no clock rule, no daily board and no record table; an engine overrides the defau
 does not fit. What a game can do beyond its rules (play a seat itself, review a game, be
 played online, take long to set up) it says by writing the methods of that capability
 (``engines.core.protocol``: ``ComputerPlayer``, ``Reviewer``, ``OnlinePlay``,
-``CostlySetup``); ``OnlineParams`` below gives ``OnlinePlay`` to a game whose params name
-the opponent, the time control and rated play. ``engines/reference/tally.py`` is a small
-worked example, and ``docs/engine-protocol.md`` describes the whole protocol.
+``ArenaPlay``, ``CostlySetup``); ``OnlineParams`` below gives ``OnlinePlay`` to a game
+whose params name the opponent, the time control and rated play.
+``engines/reference/tally.py`` is a small worked example, and
+``docs/engine-protocol.md`` describes the whole protocol.
 
 The defaults assume what every engine here does anyway: the state is an immutable value
 with a ``params`` attribute (``params_of``).

@@ -31,7 +31,8 @@ class TrianglesEngine(OnlineParams, BaseEngine[Params, State, Move]):
     """Two seats, no record table, no daily board. ``tick`` ends a game whose clock of
     the seat to move has run out, or aborts one whose seat to move has not drawn its
     first line in time (time controls, ``clock.py``); an absent player without a clock
-    is still beaten only by a claim, which is a move."""
+    is still beaten only by a claim, which is a move. Arena games (``ArenaPlay``) allow
+    berserk (``rules.berserk``)."""
 
     name = "triangles"
     view_type = TrianglesView
