@@ -52,6 +52,8 @@ const ONLY = {
   '18-quick-pairing.css': ['lobby'],
   '19-leaderboard.css': ['leaderboard'],
   '19-pwa.css': ['me', 'offline'],
+  '20-arena-cards.css': ['arena', 'arenas', 'lobby'],
+  '21-arenas.css': ['arena', 'arenas'],
 };
 
 /** A stylesheet's sources: a file, or a folder of parts joined in name order. */
@@ -76,6 +78,8 @@ const PAGES = {
   lobby: { js: 'lobby.js', css: siteParts('lobby') },
   me: { js: 'me.js', css: [...siteParts('me'), ...sheet('me')] },
   leaderboard: { js: null, css: siteParts('leaderboard') },
+  arena: { js: 'arena.js', css: siteParts('arena') },
+  arenas: { js: 'arenas.js', css: siteParts('arenas') },
   not_found: { js: null, css: siteParts('not_found') },
   offline: { js: 'offline.js', css: siteParts('offline') },
   review: { css: sheet('review'), only: 'css' }, // added to a replay page when it has a review
@@ -234,13 +238,26 @@ function catalog(lang) {
   return words;
 }
 
-// Words no game page shows: the lobby's, /me's, its notifications', the offline page's, and
-// (but on the game's replay page) the replay's, the site's and the game's own.
-const PAGE_ONLY_KEYS = ['lobby.', 'me.', 'push.', 'offline.'];
+// Words no game page shows: the lobby's, /me's, its notifications', the offline page's, the
+// arenas' (the game page has its own few, games.<game>.arena.*), and (but on the game's
+// replay page) the replay's, the site's and the game's own.
+const PAGE_ONLY_KEYS = ['lobby.', 'me.', 'push.', 'offline.', 'arena.', 'arenas.'];
 const REPLAY_KEYS = ['replay.'];
+// The arena pages' words (arenas.*) only they load: their slice, i18n/<lang>/arenas.json
+// (templates/arena.html names it), holds the site's shared words, the arenas' and of each
+// game its title, clocks and refusals; the whole catalog (the lobby's, /me's) goes without.
+const ARENA_KEYS = ['arenas.'];
+const ARENA_GAME_KEYS = ['title', 'clock.choice.', 'error.'];
 for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length)).sort()) {
   const words = catalog(lang);
-  emit(`i18n/${lang}.json`, JSON.stringify(words));
+  const kept = (test) => JSON.stringify(Object.fromEntries(Object.entries(words).filter(([key]) => test(key))));
+  const starts = (key, prefixes) => prefixes.some((prefix) => key.startsWith(prefix));
+  emit(`i18n/${lang}.json`, kept((key) => !starts(key, ARENA_KEYS)));
+  const gameWords = CATALOG_GAMES.flatMap((game) => ARENA_GAME_KEYS.map((part) => `games.${game}.${part}`));
+  emit(
+    `i18n/${lang}/arenas.json`,
+    kept((key) => (key.startsWith('games.') ? starts(key, gameWords) : !starts(key, [...PAGE_ONLY_KEYS, ...REPLAY_KEYS].filter((p) => !p.startsWith('arena'))))),
+  );
   for (const game of CATALOG_GAMES) {
     const others = CATALOG_GAMES.filter((other) => other !== game).map((other) => `games.${other}.`);
     const slice = (dropped) =>

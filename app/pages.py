@@ -287,3 +287,21 @@ async def leaderboard(request: Request, game: str, clock: str | None = None) -> 
             "rules": BOARD_RULES,
         },
     )
+
+
+@router.get("/arenas", response_class=HTMLResponse)
+async def arenas(request: Request) -> HTMLResponse:
+    """The arenas: running, upcoming and finished ones (static/js/arenas.js reads
+    /api/arenas) and the form that creates one."""
+    return render(request, "arenas.html", page_name="arenas")
+
+
+@router.get("/arenas/{arena_id}", response_class=HTMLResponse)
+async def arena(request: Request, arena_id: str, key: str | None = None) -> HTMLResponse:
+    """One arena: its countdown, the player's Join / Pause, the live standings
+    (static/js/arena.js: GET /api/arenas/{id}, the socket /ws/arenas/{id}). ``key`` opens
+    a private arena (its shared link); the page hands it on to the API and the socket."""
+    page = render(request, "arena.html", page_name="arena", arena_id=arena_id, key=key)
+    if key is not None:  # a private arena's key: kept by no cache
+        page.headers["cache-control"] = "no-store"
+    return page

@@ -70,14 +70,16 @@ def test_every_game_page_runs_on_the_shared_game_page() -> None:
 # about 29 KB for it; these figures are today's (rounded up to the next half KB), so that
 # growth beyond that fails here first.
 BUILD_BUDGET_KB = {
-    "lobby": 23.5,
+    "lobby": 25.0,  # with its arena card (lobby/arenas.js, arena.* words)
     "me": 24.0,
-    "leaderboard": 17.5,
+    "leaderboard": 18.0,
+    "arena": 15.5,  # the arena pages read their own slice of the catalog (i18n/<lang>/arenas.json)
+    "arenas": 14.5,
     "game-blocks": 33.0,
     "game-pairs": 33.5,
-    "game-triangles": 34.0,
+    "game-triangles": 34.5,  # with arena games: the link back, Berserk, "Back to the arena"
     "replay-blocks": 19.5,
-    "replay-pairs": 18.5,
+    "replay-pairs": 19.0,
     "replay-triangles": 20.5,
 }
 # Files: a stylesheet, a script, a catalog (plus the icon, the HTML, the API calls); a
@@ -95,7 +97,8 @@ def built_page(name: str) -> tuple[list[str], int]:
     manifest = json.loads((dist / "manifest.json").read_text("utf-8"))
     page = manifest["pages"][name]
     kind, _, game = name.partition("-")
-    slice_ = {"game": f"i18n/en/{game}.json", "replay": f"i18n/en/{game}.replay.json"}.get(kind)
+    slice_ = {"game": f"i18n/en/{game}.json", "replay": f"i18n/en/{game}.replay.json",
+              "arena": "i18n/en/arenas.json", "arenas": "i18n/en/arenas.json"}.get(kind)
     catalog = manifest["files"].get(slice_ or "", manifest["files"]["i18n/en.json"])
     script = [page["js"], *page.get("preload", [])] if page.get("js") else []
     files = [page["css"], *script, catalog]

@@ -4,7 +4,7 @@
  * offline, the last list stays, under the site's banner, until the server is back), the
  * player's display name (/api/me), what the lobby remembers of the player
  * (lobby/remember.js: unfinished games, today's dailies done, the streak) and quick
- * pairing ("Play online now", lobby/seek.js).
+ * pairing ("Play online now", lobby/seek.js) and the next arenas (lobby/arenas.js).
  */
 
 import { api } from './core/api.js';
@@ -16,6 +16,7 @@ import { has, lang, t } from './core/i18n.js';
 import { intlReady } from './core/intl.js';
 import { el, toast } from './core/ui.js';
 import { variantParts, variantWords } from './core/variant.js';
+import { initArenas } from './lobby/arenas.js';
 import { remember } from './lobby/remember.js';
 import { initSeek, seekGame, seekPlayer } from './lobby/seek.js';
 /** @import { CreatedGame, GameCatalog, OpenGames } from './types/wire' */
@@ -272,3 +273,4 @@ function loadAll() {
 }
 
 loadAll();
+initArenas();

@@ -218,3 +218,25 @@ def test_the_rules_find_dead_keys_and_spare_used_ones() -> None:
         "games.pairs.error.occupied",
         "lobby.open.error.not_waiting",
     ]
+
+
+# A key written whole in a call that reads the catalog: t('…'), plural('…', n), ordinal(…),
+# has(…) in a script, t("…") in a template: a namespaced key (a dot in it), not a prefix a
+# concatenation completes.
+WORDS_CALL = re.compile(r"""\b(?:t|plural|ordinal|has)\(\s*['"]([a-z][\w+\-]*\.[\w.+\-]*[\w+\-])['"]\s*[,)]""")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_key_a_page_reads_is_in_the_catalogs(lang: str) -> None:
+    """The other way round from dead keys: every key the templates, scripts and the app
+    read written whole (the arena pages' words, the game page's arena words …) is in each
+    language's catalog, itself or as plural forms; a missing one would show as its key."""
+    words = keys_of(lang)
+    known = set(words) | {PLURAL.sub("", key) for key in words}
+    missing = sorted(
+        f"{path.relative_to(ROOT)}: {key}"
+        for path, text in sources().items()
+        for key in WORDS_CALL.findall(text)
+        if key not in known
+    )
+    assert missing == []

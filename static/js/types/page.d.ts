@@ -37,3 +37,49 @@ export interface SocketHandlers {
   onMessage?: (msg: ServerFrame) => void;
   onStatus?: (status: 'connecting' | 'open' | 'closed') => void;
 }
+
+/** An arena as GET /api/arenas lists it (the contract in app/api/arenas.py; times are
+ *  the server's epoch ms). */
+export interface ArenaSummary {
+  id: string;
+  game: string;
+  clock: string;
+  minutes: number;
+  rated: boolean;
+  private: boolean;
+  schedule: 'hourly' | 'evening' | null;
+  starts_at: number;
+  ends_at: number;
+  status: 'upcoming' | 'running' | 'over';
+  players: number;
+  server_ms?: number;
+}
+
+/** One game of a player's arena, in the order played. */
+export interface ArenaGame {
+  game_id: string;
+  result: 'win' | 'draw' | 'loss' | 'aborted';
+  points: number;
+  fire: boolean;
+  berserk: boolean;
+}
+
+/** A row of an arena's standings. */
+export interface Standing {
+  rank: number;
+  name: string | null;
+  you: boolean;
+  score: number;
+  fire: boolean;
+  paused: boolean;
+  playing: boolean;
+  performance: number | null;
+  games: ArenaGame[];
+}
+
+/** GET /api/arenas/{id}: the summary, the standings, the viewer's place, a private arena's link. */
+export interface Arena extends ArenaSummary {
+  standings: Standing[];
+  me: { joined: boolean; paused: boolean; game_id: string | null };
+  link: string | null;
+}

@@ -75,7 +75,10 @@ export function renderClocks() {
     const ms = left[seat];
     box.textContent = formatClock(ms);
     box.dataset.leftMs = String(Math.round(ms));
-    box.setAttribute('aria-label', t('games.triangles.clock.aria', { name: nameOf(seat), time: formatClock(ms) }));
+    const berserk = Boolean(ctx.session.view.berserk?.[seat]); // half the clock: marked for both players
+    box.classList.toggle('is-berserk', berserk);
+    const said = t('games.triangles.clock.aria', { name: nameOf(seat), time: formatClock(ms) });
+    box.setAttribute('aria-label', berserk ? `${said} · ${t('games.triangles.arena.berserk_mark')}` : said);
     box.classList.toggle('is-running', live && clock.running === seat);
     box.classList.toggle('is-low', ms < 10_000 && !clock.per_move);
   }

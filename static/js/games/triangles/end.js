@@ -6,6 +6,7 @@
  */
 
 import { plural, t } from '../../core/i18n.js';
+import { arenaRunning } from './arena.js';
 import { ratingChange } from './clock.js';
 import { ctx, mode, mySeat, nameOf, S } from './state.js';
 /** @import { TrianglesView } from '../../types/wire' */
@@ -92,14 +93,17 @@ export function finalModel() {
   if (view.result !== 'aborted') { // every line marked, on the replay page (an aborted game has none)
     actions.push({ label: t('games.triangles.review.open'), action: 'review' });
   }
+  // an arena game while its arena runs: back to it (it pairs the player again), no rematch
+  const arena = me != null && arenaRunning();
+  if (arena) actions.unshift({ label: t('games.triangles.arena.back'), action: 'arena', primary: true });
   return {
     title,
-    sub: reasonText(),
+    sub: arena ? `${reasonText()} ${t('games.triangles.arena.back.text')}` : reasonText(),
     tone,
     players: [0, 1].map((seat) => ({ seat, name: nameOf(seat), score: view.scores[seat], winner: winner === seat })),
     stats,
-    rematch: m === 'online' && me != null ? rematchModel() : null,
+    rematch: m === 'online' && me != null && !S.arena ? rematchModel() : null,
     actions,
-    primary: m === 'online' ? (me == null ? 'new' : null) : 'again',
+    primary: arena ? 'arena' : m === 'online' ? (me == null ? 'new' : null) : 'again',
   };
 }

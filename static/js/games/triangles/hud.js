@@ -10,6 +10,7 @@
 
 import { formatNumber, plural, t } from '../../core/i18n.js';
 import { announce, el, formatTime } from '../../core/ui.js';
+import { renderArena } from './arena.js';
 import { firstLineLeft, ratingOf, renderClocks } from './clock.js';
 import { canAct, computerSeat, ctx, isSpectator, mode, mySeat, nameOf, S, scoresNow, turnNow } from './state.js';
 
@@ -35,6 +36,7 @@ export function render() {
   renderClocks();
   renderStatus();
   renderControls();
+  renderArena();
   renderClaim();
   board.setActiveSeat(turnNow() ?? mySeat() ?? 0);
   if (!canAct()) board.setHover(null);
@@ -172,6 +174,7 @@ function renderControls() {
   const over = Boolean(ctx.session.view?.over);
   const playing = Boolean(ctx.session.view) && !over && ctx.session.status === 'active' && ctx.session.seats.length > 0;
   controls.querySelector('[data-action="resign"]').hidden = !playing;
+  controls.querySelector('[data-action="new"]').hidden = playing && Boolean(S.arena); // the arena pairs the next one
   controls.querySelector('[data-action="resign"]').disabled = S.busy || S.animating;
   controls.querySelector('[data-action="share"]').hidden = !(ctx.session.id && mode() === 'online' && ctx.session.status !== 'waiting');
   controls.querySelector('[data-action="result"]').hidden = !(over && !final.open);

@@ -28,7 +28,7 @@ import { render, setLook } from './hud.js';
 import { attachInput } from './input.js';
 import { finalAction, onCancelled, onJoined, onRematch } from './match.js';
 import { NewGameMenu } from './menu.js';
-import { claim, play, resign, sendLine } from './moves.js';
+import { berserk, claim, play, resign, sendLine } from './moves.js';
 import { Online } from './online.js';
 import { blocked, hideBubble } from './refusals.js';
 import { show, showFinal } from './screen.js';
@@ -84,6 +84,7 @@ const ACTIONS = {
   'copy-board': () => session.number && page.copy(boardUrl()),
   'copy-game': () => session.id && page.copy(gameUrl()),
   claim,
+  berserk,
   'keep-waiting': () => {
     ctx.online.snooze();
     render();

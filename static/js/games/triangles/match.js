@@ -8,6 +8,7 @@
 import { errorText } from '../../core/errors.js';
 import { t } from '../../core/i18n.js';
 import { toast } from '../../core/ui.js';
+import { arenaUrl } from './arena.js';
 import { finalModel } from './end.js';
 import { create, newGame } from './games.js';
 import { afterChange, showFinal } from './screen.js';
@@ -66,6 +67,8 @@ export function finalAction(action) {
   } else if (action === 'again') {
     final.close();
     create({ kind: mode(), params: { ...session.params }, public: false });
+  } else if (action === 'arena') {
+    location.assign(arenaUrl()); // its page takes the player to their next game
   } else if (action === 'review') {
     location.assign(`/replay/${encodeURIComponent(session.id)}?review=1`); // the replay page asks for it
   } else if (action.startsWith('rematch-')) {

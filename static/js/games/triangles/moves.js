@@ -8,6 +8,7 @@
  *   sendLine(a, b)    the player drew a–b
  *   resign()          asks first
  *   claim()           the win from an absent opponent
+ *   berserk()         half the player's clock (an arena game, before their first line)
  */
 
 import { errorText } from '../../core/errors.js';
@@ -59,6 +60,11 @@ export async function resign() {
 
 export function claim() {
   return sendAndPlay({ type: 'claim' });
+}
+
+/** Half the player's clock, no increment (an arena game, before their first line). */
+export function berserk() {
+  return sendAndPlay({ type: 'berserk' });
 }
 
 /** A move with no line to draw (resign, claim): a refusal is a toast. */

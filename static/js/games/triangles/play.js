@@ -32,6 +32,8 @@ function onStep(event) {
     if (event.again) S.again = event.seat; // closed a triangle and draws again
     display.turn = event.seat;
     if (event.seat === computerSeat()) S.thinking = true;
+  } else if (event.type === 'berserk') {
+    say(t('games.triangles.arena.berserked', { name: nameOf(event.seat) }));
   } else if (event.type === 'over') {
     display.turn = null;
     const played = event.reason !== 'aborted'; // an aborted game is neither won nor lost

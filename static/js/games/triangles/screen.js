@@ -8,6 +8,7 @@
  *   showFinal()    opens the end card (a game over only)
  */
 
+import { takeArena } from './arena.js';
 import { finalModel } from './end.js';
 import { loadStats, render, showNotice } from './hud.js';
 import { ctx, mode, S } from './state.js';
@@ -15,6 +16,7 @@ import { ctx, mode, S } from './state.js';
 export function show(data) {
   // A pending offer survives a reload; an accepted one is only followed when it arrives live.
   if (data.rematch && !data.rematch.game_id) S.rematch = data.rematch;
+  takeArena(data);
   if (data.presence) {
     S.presence = data.presence;
     S.presenceAt = performance.now();
