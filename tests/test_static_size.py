@@ -71,7 +71,7 @@ def test_every_game_page_runs_on_the_shared_game_page() -> None:
 # growth beyond that fails here first.
 BUILD_BUDGET_KB = {
     "lobby": 25.0,  # with its arena card (lobby/arenas.js, arena.* words)
-    "me": 24.0,
+    "me": 24.5,
     "leaderboard": 18.0,
     "arena": 15.5,  # the arena pages read their own slice of the catalog (i18n/<lang>/arenas.json)
     "arenas": 14.5,

@@ -17,7 +17,7 @@ import { pageConfig, shareLink, toast } from './core/ui.js';
 import { arenaLive } from './arena/live.js';
 import { renderPodium, renderStandings } from './arena/standings.js';
 import { arenaStatus, arenaTitle, clockWords, countdown, serverClock } from './arena/words.js';
-/** @import { Arena } from './types/page' */
+/** @import { Arena } from './types/wire' */
 
 const { arena_id: id, key = null } = pageConfig();
 const query = key ? `?key=${encodeURIComponent(key)}` : '';

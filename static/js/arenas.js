@@ -12,7 +12,7 @@ import { errorText } from './core/errors.js';
 import { plural, t } from './core/i18n.js';
 import { el } from './core/ui.js';
 import { arenaStatus, arenaTitle, clockWords, serverClock, when } from './arena/words.js';
-/** @import { Arena, ArenaSummary } from './types/page' */
+/** @import { Arena, ArenaSummary } from './types/wire' */
 
 const REFRESH_MS = 30_000;
 const WEEK_MS = 7 * 86_400_000;

@@ -223,7 +223,9 @@ def test_the_rules_find_dead_keys_and_spare_used_ones() -> None:
 # A key written whole in a call that reads the catalog: t('…'), plural('…', n), ordinal(…),
 # has(…) in a script, t("…") in a template: a namespaced key (a dot in it), not a prefix a
 # concatenation completes.
-WORDS_CALL = re.compile(r"""\b(?:t|plural|ordinal|has)\(\s*['"]([a-z][\w+\-]*\.[\w.+\-]*[\w+\-])['"]\s*[,)]""")
+WORDS_CALL = re.compile(
+    r"""\b(?:t|plural|ordinal|has)\(\s*['"]([a-z][\w+\-]*\.[\w.+\-]*[\w+\-])['"]\s*[,)]"""
+)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -11,7 +11,7 @@
  */
 
 import { api } from '../core/api.js';
-/** @import { Arena } from '../types/page' */
+/** @import { Arena } from '../types/wire' */
 
 const POLL_MS = 5000; // while the socket is down
 const RETRY_MS = [500, 1000, 2000, 5000, 10_000, 15_000];

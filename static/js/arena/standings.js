@@ -9,7 +9,7 @@
 
 import { formatNumber, ordinal, plural, t } from '../core/i18n.js';
 import { el, svg } from '../core/ui.js';
-/** @import { ArenaGame, Standing } from '../types/page' */
+/** @import { ArenaGame, Standing } from '../types/wire' */
 
 const nameOf = (row) => row.name || t('arenas.anonymous');
 

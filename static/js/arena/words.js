@@ -14,7 +14,7 @@
 
 import { has, lang, t } from '../core/i18n.js';
 import { formatTime } from '../core/ui.js';
-/** @import { ArenaSummary } from '../types/page' */
+/** @import { ArenaSummary } from '../types/wire' */
 
 /** @param {ArenaSummary} arena */
 export function arenaTitle(arena) {

@@ -10,7 +10,7 @@ import { api } from '../core/api.js';
 import { plural, t } from '../core/i18n.js';
 import { el } from '../core/ui.js';
 import { arenaStatus, arenaTitle, clockWords, serverClock, when } from '../arena/words.js';
-/** @import { ArenaSummary } from '../types/page' */
+/** @import { ArenaSummary } from '../types/wire' */
 
 const SHOWN = 3;
 const REFRESH_MS = 60_000;

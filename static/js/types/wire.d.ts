@@ -27,6 +27,11 @@ export type Rematch = Schemas['Rematch'];
 export type ErrorResponse = Schemas['ErrorResponse'];
 export type ErrorInfo = Schemas['ErrorInfo'];
 export type Replay = Schemas['Replay'];
+// Arenas (GET /api/arenas, /api/arenas/{id}, the socket /ws/arenas/{id})
+export type ArenaSummary = Schemas['ArenaSummary'];
+export type Arena = Schemas['ArenaAnswer'];
+export type Standing = Schemas['Standing'];
+export type ArenaGame = Schemas['ArenaGameLine'];
 export type ReplayStep = Schemas['ReplayStep'];
 export type GameCatalog = Schemas['GameCatalog'];
 export type CatalogGame = Schemas['CatalogGame'];

@@ -5,13 +5,15 @@
  * neither gone berserk nor drawn a line, and the end card's "Back to the arena" while the
  * arena runs (its page takes the player to their next game).
  *
- *   takeArena(data)   keeps a snapshot's `arena` ({id, ends_at} | null; a move's answer has none)
+ *   takeArena(data)   keeps a snapshot's `arena` ({id} | null; a move's answer has none) and
+ *                     reads the arena's end once (GET /api/arenas/{id})
  *   renderArena()     the link and the button (hud.render calls it)
  *   arenaRunning()    the game's arena has time left, on the server's clock
  *   arenaUrl()        its page
  *   canBerserk()      the player may go berserk now
  */
 
+import { api } from '../../core/api.js';
 import { t } from '../../core/i18n.js';
 import { formatTime } from '../../core/ui.js';
 import { ctx, mySeat, S } from './state.js';
@@ -21,13 +23,32 @@ const button = document.querySelector('#tri-controls [data-action="berserk"]');
 let timer = 0;
 
 export function takeArena(data) {
-  if (data && 'arena' in data) S.arena = data.arena ?? null;
+  if (!data || !('arena' in data)) return;
+  const tag = data.arena ?? null;
+  if (!tag) S.arena = null;
+  else if (S.arena?.id !== tag.id) {
+    S.arena = { id: tag.id, endsAt: null }; // endsAt: performance.now() of its end
+    loadEnd(tag.id);
+  }
 }
 
-const now = () => ctx.session.serverClockNow();
+/** The arena's end, on this page's clock (the arena answers with the server's time). */
+async function loadEnd(id) {
+  try {
+    const arena = await api('GET', `/api/arenas/${encodeURIComponent(id)}`);
+    if (S.arena?.id !== id) return;
+    S.arena.endsAt = performance.now() + (arena.ends_at - arena.server_ms);
+    renderArena();
+  } catch {
+    /* the link still leads to the arena; its time shows once known */
+  }
+}
+
+const left = () => (S.arena?.endsAt == null ? null : S.arena.endsAt - performance.now());
 
 export function arenaRunning() {
-  return Boolean(S.arena) && S.arena.ends_at > now();
+  const ms = left();
+  return ms !== null && ms > 0;
 }
 
 export function arenaUrl() {
@@ -49,10 +70,12 @@ export function renderArena() {
   document.getElementById('tri').classList.toggle('is-arena', Boolean(S.arena));
   if (S.arena) {
     link.href = arenaUrl();
-    const left = S.arena.ends_at - now();
-    const text = left > 0 ? t('games.triangles.arena.link', { time: formatTime(left) }) : t('games.triangles.arena.link.over');
+    const ms = left();
+    const text = ms === null
+      ? t('games.triangles.arena.link.plain')
+      : ms > 0 ? t('games.triangles.arena.link', { time: formatTime(ms) }) : t('games.triangles.arena.link.over');
     if (link.lastChild.textContent !== text) link.lastChild.textContent = text;
-    if (left > 0) timer = setTimeout(renderArena, (left % 1000) + 5);
+    if (ms > 0) timer = setTimeout(renderArena, (ms % 1000) + 5);
   }
   button.hidden = !canBerserk();
   button.disabled = S.busy || S.animating;

@@ -34,7 +34,7 @@ export const S = {
   stats: null,
   public: false,
   keyboard: false, // the player uses the keyboard: the field takes the focus on a new game
-  arena: null, // an arena game's arena, {id, ends_at} (arena.js)
+  arena: null, // an arena game's arena: {id, endsAt} (endsAt on performance.now(), arena.js)
 };
 
 /** How the game is played, as the view says: "computer" | "human" | "online" (null: none). */
