@@ -71,7 +71,7 @@ from engines.core.arena import (
 from engines.core.errors import AppCode
 from engines.core.glicko2 import START_RATING
 from engines.core.numbers import SEED_LIMIT
-from engines.core.protocol import ArenaPlay, BadParams, EngineError
+from engines.core.protocol import ABORTED, ArenaPlay, BadParams, EngineError
 
 log = logging.getLogger("app.arenas")
 
@@ -157,6 +157,7 @@ class Arenas:
         self.tallies: OrderedDict[str, Tally] = OrderedDict()
         self.wake = asyncio.Event()  # a game of an arena ended here: pair now
         self.ended_told: set[str] = set()  # arenas whose end this process has told
+        self.pausing: set[asyncio.Task[None]] = set()
         self._stopping = False
         moves.arena_game_over = self.game_over
 
@@ -458,12 +459,29 @@ class Arenas:
 
     # --- pairing --------------------------------------------------------------------------
 
-    def game_over(self, game: Game) -> None:
+    def game_over(self, game: Game, engine: AnyEngine, state: Any) -> None:
         """A game of an arena ended in this process: its standings changed, its players
-        are free (paired at the director's next turn, at once)."""
+        are free (paired at the director's next turn, at once). A player whose first move
+        never came (the game aborted on their clock) is paused, as if they had left: an
+        empty chair is not paired again until its player comes back and joins."""
         assert game.arena_id is not None
         self.forget(game.arena_id)
         self.wake.set()
+        outcome = engine.outcome(state)
+        if outcome is not None and outcome.reason == ABORTED:
+            missing = [seat for seat in range(len(game.seats)) if seat not in engine.movers(state)]
+            if missing:
+                absent = str(game.seats[missing[0]])
+                task = asyncio.create_task(self._pause_absent(game.arena_id, absent))
+                self.pausing.add(task)
+                task.add_done_callback(self.pausing.discard)
+
+    async def _pause_absent(self, arena_id: str, player_id: str) -> None:
+        try:
+            if await self.store.pause_arena(arena_id, player_id):
+                await self._changed(arena_id)
+        except (SQLAlchemyError, OSError) as error:  # they stay in: paired, absent again
+            log.warning("absent player of arena %s not paused: %s", arena_id, error)
 
     async def pair(self, arena: Arena) -> list[Game]:
         """Pair the arena's free players, best ranked first (``engines.core.arena.pair``),

@@ -102,7 +102,7 @@ class MovePath:
         self.snapshots = snapshots
         self.claims = claims
         # Told of every committed end of an arena's game (set by app/arenas.py).
-        self.arena_game_over: Callable[[Game], None] | None = None
+        self.arena_game_over: Callable[[Game, AnyEngine, Any], None] | None = None
 
     async def play(
         self,
@@ -305,7 +305,7 @@ class MovePath:
         if movers:  # after the commit, never waiting: a notice is only queued
             self.notices.moved(game, engine, step.state, movers)
         if outcome and game.arena_id is not None and self.arena_game_over is not None:
-            self.arena_game_over(game)  # its arena re-pairs its players (app/arenas.py)
+            self.arena_game_over(game, engine, step.state)  # its arena pairs its players again
         return game, step.state
 
 

@@ -335,3 +335,20 @@ def test_the_site_runs_its_own_arenas(make_client: Any, players: Any, settings: 
     time.sleep(0.3)
     ids = [a["id"] for a in other.get("/api/arenas").json()["arenas"]]
     assert len(ids) == len(set(ids)) == len(listed)
+
+
+def test_a_player_who_never_moves_is_paused(client: Any, players: Any, clock: Any) -> None:
+    """A game aborted on a player's first-line clock pauses that player (an empty chair
+    is not paired again until it joins again); the opponent stays in."""
+    alice, bob = named(players, client, "alice", "bob")
+    arena_id = make_arena(alice)["id"]
+    for player in (alice, bob):
+        player.post(f"/api/arenas/{arena_id}/join")
+    game_id = paired(alice, arena_id)
+    first = next(p for p in (alice, bob) if p.get(f"/api/games/{game_id}").json()["seat"] == 0)
+    other = bob if first is alice else alice
+    clock.advance(21_000)  # seat 0's 20 s for a first line run out: the sweeper aborts it
+    wait_for(lambda: arena_of(first, arena_id)["me"]["paused"], lambda paused: paused)
+    assert arena_of(other, arena_id)["me"] == {"joined": True, "paused": False, "game_id": None}
+    rows = {row["you"]: row for row in arena_of(first, arena_id)["standings"]}
+    assert rows[True]["games"][0]["result"] == "aborted" and rows[True]["score"] == 0
