@@ -134,7 +134,7 @@ class ArenaConnection:
 async def arena_socket(ws: WebSocket, arena_id: str, key: str | None = None) -> None:
     svc: Services = ws.app.state.services
     try:
-        await svc.arenas.visible(arena_id, key)
+        await svc.arenas.visible(arena_id, key, ws.scope.get("state", {}).get("player_id"))
     except AppError as error:
         private = error.code == AppCode.ARENA_PRIVATE
         await ws.close(CLOSE_FORBIDDEN if private else CLOSE_NOT_FOUND, error.code)

@@ -256,25 +256,28 @@ class Arenas:
             server_ms=now_ms,
         )
 
-    async def visible(self, arena_id: str, key: str | None) -> Arena:
-        """The arena, for a viewer holding ``key`` (a private one's link): 404
-        ``arena_not_found``, 403 ``arena_private``."""
+    async def visible(self, arena_id: str, key: str | None, viewer: str | None) -> Arena:
+        """The arena, for a viewer holding ``key`` (a private one's link) or who has
+        joined it (their games link back to it): 404 ``arena_not_found``, 403
+        ``arena_private``."""
         arena = await self.store.arena(arena_id)
         if arena is None:
             raise AppError(AppCode.ARENA_NOT_FOUND, "there is no such arena")
-        if arena.key is not None and not (key and secrets.compare_digest(key, arena.key)):
-            raise AppError(AppCode.ARENA_PRIVATE, "this arena is private: open it by its link")
-        return arena
+        if arena.key is None or (key and secrets.compare_digest(key, arena.key)):
+            return arena
+        if viewer is not None and await self.store.in_arena(arena.id, viewer):
+            return arena
+        raise AppError(AppCode.ARENA_PRIVATE, "this arena is private: open it by its link")
 
     async def read(self, arena_id: str, player_id: str | None, key: str | None) -> ArenaAnswer:
-        return await self.answer(await self.visible(arena_id, key), player_id)
+        return await self.answer(await self.visible(arena_id, key, player_id), player_id)
 
     async def join(
         self, arena_id: str, player_id: str, address: str, key: str | None
     ) -> ArenaAnswer:
         """Join, or come back after a pause: 409 ``arena_over`` once it has ended; a rated
         arena admits whom rated play admits."""
-        arena = await self.visible(arena_id, key)
+        arena = await self.visible(arena_id, key, player_id)
         await self.admission.seeking(player_id, address)  # a join is a seek of sorts
         now = self.clock.now_ms()
         if now >= arena.ends_ms:
@@ -290,7 +293,7 @@ class Arenas:
         self, arena_id: str, player_id: str, address: str, key: str | None
     ) -> ArenaAnswer:
         """Not paired again until the player joins again (a game under way goes on)."""
-        arena = await self.visible(arena_id, key)
+        arena = await self.visible(arena_id, key, player_id)
         await self.admission.seeking(player_id, address)
         if not await self.store.pause_arena(arena.id, player_id):
             raise AppError(AppCode.NOT_IN_ARENA, "you have not joined this arena")

@@ -120,6 +120,15 @@ class ArenaQueries:
         async with self.sessions() as session:
             return await _games(session, arena_id)
 
+    async def in_arena(self, arena_id: str, player_id: str) -> bool:
+        async with self.sessions() as session:
+            found = await session.scalar(
+                select(ArenaPlayer.player_id).where(
+                    ArenaPlayer.arena_id == arena_id, ArenaPlayer.player_id == player_id
+                )
+            )
+        return found is not None
+
     async def join_arena(self, arena_id: str, player_id: str, now_ms: int) -> None:
         """The player is in the arena and wants to be paired (a first join, or back from
         a pause)."""

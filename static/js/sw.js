@@ -12,7 +12,8 @@
  *   first, kept in the version's cache, the kept copy when the network fails, else the
  *   offline page; /api/ and /ws/ never touch the cache. A transfer link's page
  *   (/me?code=…: a code, and the name of the player it would make this browser) is
- *   never kept, nor answered from the cache: offline, it is the offline page.
+ *   never kept, nor answered from the cache: offline, it is the offline page; nor is a
+ *   private arena's link (/arenas/{id}?key=…).
  * - push: shows the notice; a tap focuses a tab of that game or opens its url.
  */
 
@@ -28,8 +29,11 @@ const HASHED = '/static/dist/';
 const SHELL = new Set(CONFIG.shell);
 const PAGES_KEPT = 60; // pages kept for offline use, the oldest dropped first
 
-/** A page that must never be kept: what it shows is a secret for a moment. */
-const privatePage = (url) => url.pathname === '/me' && url.searchParams.has('code');
+/** A page that must never be kept: what it shows is a secret for a moment (a transfer
+ *  code), or its address is one (a private arena's key). */
+const privatePage = (url) =>
+  (url.pathname === '/me' && url.searchParams.has('code'))
+  || (url.pathname.startsWith('/arenas/') && url.searchParams.has('key'));
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(

@@ -128,6 +128,10 @@ def test_the_list_and_a_private_arena(client: Any, players: Any, clock: Any) -> 
     assert (refused.status_code, error_code(refused)) == (403, "arena_private")
     joined = bob.post(f"/api/arenas/{private['id']}/join", params={"key": key})
     assert joined.status_code == 200 and joined.json()["me"]["joined"] is True
+    # Once in, the arena is theirs to open without the key (their games link back to it).
+    assert arena_of(bob, private["id"])["me"]["joined"] is True
+    (carol,) = named(players, client, "carol")
+    assert error_code(carol.get(f"/api/arenas/{private['id']}")) == "arena_private"
 
 
 def test_join_pair_pause_and_come_back(client: Any, players: Any) -> None:
