@@ -333,7 +333,7 @@ def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
     whole = catalog("ru")
     others = (
         *(f"games.{name}." for name in ENGINES if name != "pairs"),
-        *("lobby.", "me.", "push.", "offline."),
+        *("lobby.", "me.", "push.", "offline.", "arena.", "arenas."),
     )
     assert replay_words == {k: text for k, text in whole.items() if not k.startswith(others)}
     replay_only = ("replay.", "games.pairs.replay.")
