@@ -492,6 +492,8 @@ class Arenas:
         engine, play = self._play(arena.engine)
         params = play.arena_params(arena.clock, arena.rated)
         table = await self.table(arena)
+        if sum(1 for row in table.rows if not row.paused and row.playing is None) < 2:
+            return []  # nobody to pair (as of half a second ago): no write transaction
         rank = {row.player_id: i for i, row in enumerate(table.rows)}
         states: dict[str, Any] = {}
 
@@ -571,7 +573,9 @@ class Arenas:
     async def turn(self) -> None:
         """One look at the live arenas: tell a start and an end once, pair the free."""
         now = self.clock.now_ms()
-        for arena in await self.store.live_arenas(now):
+        live = await self.store.live_arenas(now)
+        self._keep_only({arena.id for arena in live})
+        for arena in live:
             if now >= arena.ends_ms:
                 if arena.id not in self.ended_told:
                     self.ended_told.add(arena.id)
@@ -581,6 +585,14 @@ class Arenas:
             if not arena.started_told and await self.store.mark_started_told(arena.id):
                 await self._tell_start(arena)
             await self.pair(arena)
+
+    def _keep_only(self, live: set[str]) -> None:
+        """This process's notes of arenas over for a minute are dropped (a reader of one
+        computes its standings again)."""
+        for notes in (self.tables, self.changes):
+            for arena_id in [a for a in notes if a not in live]:
+                del notes[arena_id]
+        self.ended_told &= live
 
     async def _tell_start(self, arena: Arena) -> None:
         await self._changed(arena.id)
