@@ -37,6 +37,7 @@ from app.outage import OUTAGES, is_outage
 from app.presence import arena_lease
 from app.services import Services
 from app.wire import ArenaPaired, ArenaPairedFrame, ArenaStandingsFrame, PongFrame
+from app.ws import admitted
 from engines.core.errors import AppCode
 
 router = APIRouter()
@@ -146,29 +147,10 @@ async def arena_socket(ws: WebSocket, arena_id: str, key: str | None = None) -> 
         await ws.accept()
         await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
         return
-    player_id: str | None = ws.scope.get("state", {}).get("player_id")
-    address = ws.client.host if ws.client else "unknown"
     connection = ArenaConnection(ws, svc, arena_id, key)
-    admitted = await svc.admission.open_socket(player_id, address, connection.holder)
-    try:
-        try:
-            await ws.accept()
-        except ClientDisconnected:
-            return
-        if not admitted:
-            RATE_LIMITED.labels("sockets").inc()
-            with contextlib.suppress(ClientDisconnected):
-                await ws.close(CLOSE_POLICY, "too many sockets")
-            return
-        await serve(ws, svc, connection)
-    finally:
-        ws.app.state.message_budgets.leave(player_id)
-        if admitted:
-            with anyio.CancelScope(shield=True):
-                try:
-                    await svc.admission.close_socket(player_id, address, connection.holder)
-                except (RedisError, OSError) as exc:
-                    log.warning("socket slot release failed (its lease runs out): %s", exc)
+    async with admitted(ws, svc, connection.holder) as serving:
+        if serving:
+            await serve(ws, svc, connection)
 
 
 async def serve(ws: WebSocket, svc: Services, connection: ArenaConnection) -> None:

@@ -20,7 +20,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TypeVar
 
 import anyio
@@ -306,35 +306,44 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
         await ws.accept()
         await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
         return
+    holder = secrets.token_urlsafe(8)
+    async with admitted(ws, svc, holder) as serving:
+        if serving:
+            await serve(ws, svc, game_id, since, holder)
+
+
+@contextlib.asynccontextmanager
+async def admitted(ws: WebSocket, svc: Services, holder: str) -> AsyncIterator[bool]:
+    """Accept the socket on a slot of its player's and its address's (``holder`` holds
+    them): yields True to serve it, False when it is gone already or over its limits
+    (closed 1008); the slots are given back at the end."""
     player_id: str | None = ws.scope.get("state", {}).get("player_id")
     address = ws.client.host if ws.client else "unknown"
-    holder = secrets.token_urlsafe(8)
     # Without Redis, the limiter counts in this process (it never fails open).
-    admitted = await svc.admission.open_socket(player_id, address, holder)
-
-    async def release_slot() -> None:
-        with anyio.CancelScope(shield=True):
-            try:
-                await svc.admission.close_socket(player_id, address, holder)
-            except (RedisError, OSError) as exc:
-                log.warning("socket slot release failed (its lease runs out): %s", exc)
-
+    taken = await svc.admission.open_socket(player_id, address, holder)
     try:
-        await ws.accept()
-    except ClientDisconnected:  # gone before it was accepted: a disconnect is normal
-        if admitted:
-            await release_slot()
-        return
-    if not admitted:
-        RATE_LIMITED.labels("sockets").inc()
-        with contextlib.suppress(ClientDisconnected):
-            await ws.close(CLOSE_POLICY, "too many sockets")
-        return
-    try:
-        await serve(ws, svc, game_id, since, holder)
+        try:
+            await ws.accept()
+        except ClientDisconnected:  # gone before it was accepted: a disconnect is normal
+            yield False
+            return
+        if not taken:
+            RATE_LIMITED.labels("sockets").inc()
+            with contextlib.suppress(ClientDisconnected):
+                await ws.close(CLOSE_POLICY, "too many sockets")
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            ws.app.state.message_budgets.leave(player_id)
     finally:
-        ws.app.state.message_budgets.leave(player_id)
-        await release_slot()
+        if taken:
+            with anyio.CancelScope(shield=True):
+                try:
+                    await svc.admission.close_socket(player_id, address, holder)
+                except (RedisError, OSError) as exc:
+                    log.warning("socket slot release failed (its lease runs out): %s", exc)
 
 
 async def serve(ws: WebSocket, svc: Services, game_id: str, since: int | None, holder: str) -> None:
