@@ -129,16 +129,16 @@ def violations(
     problems += [f"{gid}: on a sheet, not a stored game of the arena" for gid in sheets]
     # The points: recomputed from each stored game.
     for player, name in name_of.items():
-        row = rows.get(name)
-        if row is None:
+        standing = rows.get(name)
+        if standing is None:
             problems.append(f"{name} not in the standings")
             continue
         scored = recomputed(games, player, ends_ms)
-        shown = [(line["game_id"], line["points"]) for line in row["games"]]
+        shown = [(line["game_id"], line["points"]) for line in standing["games"]]
         if shown != [(gid, s.points) for gid, s in scored]:
             problems.append(f"{name}: sheet {shown} != recomputed {scored}")
-        if row["score"] != sum(s.points for _, s in scored):
-            problems.append(f"{name}: score {row['score']} != recomputed")
+        if standing["score"] != sum(s.points for _, s in scored):
+            problems.append(f"{name}: score {standing['score']} != recomputed")
     # Previous opponents meet again only when nobody else is free (or playing).
     for game in games:
         start = game.started_ms
