@@ -156,6 +156,7 @@ class Arenas:
         self.changes: dict[str, int] = {}  # per arena: how often this process saw it change
         self.tallies: OrderedDict[str, Tally] = OrderedDict()
         self.wake = asyncio.Event()  # a game of an arena ended here: pair now
+        self.games_ended: set[str] = set()  # arenas with a game ended here, not yet told
         self.ended_told: set[str] = set()  # arenas whose end this process has told
         self._stopping = False
         moves.arena_game_over = self.game_over
@@ -463,6 +464,7 @@ class Arenas:
         are free (paired at the director's next turn, at once)."""
         assert game.arena_id is not None
         self.forget(game.arena_id)
+        self.games_ended.add(game.arena_id)  # told at the director's next turn
         self.wake.set()
 
     async def pair(self, arena: Arena) -> list[Game]:
@@ -501,6 +503,8 @@ class Arenas:
             return made
 
         games = await self.store.pair_arena(arena.id, plan)
+        ended = arena.id in self.games_ended
+        self.games_ended.discard(arena.id)
         for game in games:
             self.moves.keep(game, states[game.id])
             players = [str(p) for p in game.seats]
@@ -513,7 +517,7 @@ class Arenas:
                         arena_id=arena.id,
                     )
                 )  # fmt: skip
-        if games:
+        if games or ended:  # a game's end is news even when nobody is paired
             await self._changed(arena.id)
         return games
 
@@ -552,6 +556,7 @@ class Arenas:
         now = self.clock.now_ms()
         for arena in await self.store.live_arenas(now):
             if now >= arena.ends_ms:
+                self.games_ended.discard(arena.id)  # games ending after it: silence
                 if arena.id not in self.ended_told:
                     self.ended_told.add(arena.id)
                     self.forget(arena.id)

@@ -31,7 +31,7 @@ import pytest
 from engines.core.arena import ArenaGame, result_of, score_sheet
 from engines.core.protocol import IllegalMove
 from engines.triangles.rules import ARENA_BERSERK_LINES
-from tests.api.test_arenas import arena_of, make_arena, named
+from tests.api.test_arenas import arena_of, both_draw, make_arena, named, paired, resign
 from tests.qualify import next_line
 
 PLAYERS = 40
@@ -314,3 +314,31 @@ def test_forty_players_through_a_bullet_arena(make_client: Any, players: Any, cl
         f"\n{len(games)} games ({len(late)} uncounted, {rematches(games)} rematches), "
         f"{sum(g.lines[0] + g.lines[1] for g in games)} lines, played in {played_s:.1f} s"
     )
+
+
+def test_a_game_s_end_is_told_when_nobody_is_paired(make_client: Any, players: Any) -> None:
+    """Alice beats Bob while Carol and Dave still play: Alice and Bob are each other's
+    last opponents, so nobody is paired; the arena socket still gets the new standings
+    (docs/wire.md: "again whenever the arena changes (… a game's end …)")."""
+    client = make_client()
+    alice, bob, carol, dave = named(players, client, "alice", "bob", "carol", "dave")
+    arena_id = make_arena(alice)["id"]
+    for player in (alice, bob):
+        player.post(f"/api/arenas/{arena_id}/join")
+    first = paired(alice, arena_id)
+    for player in (carol, dave):
+        player.post(f"/api/arenas/{arena_id}/join")
+    paired(carol, arena_id)
+    with dave.websocket(f"/ws/arenas/{arena_id}") as socket:
+        assert socket.receive_json()["type"] == "standings"
+        both_draw((alice, bob), first)
+        resign(bob, first)
+        time.sleep(1.0)  # the director's turns (every 100 ms) and the socket's 500 ms
+        socket.send_text('{"type": "ping"}')  # the pong closes what came meanwhile
+        frames = []
+        while (frame := socket.receive_json())["type"] != "pong":
+            frames.append(frame)
+        assert frames, "the game's end was not told"
+        rows = {row["name"]: row for row in frames[-1]["arena"]["standings"]}
+        assert (rows["Alice"]["score"], rows["Alice"]["playing"]) == (2, False)
+        assert arena_of(dave, arena_id)["me"]["game_id"] is not None
