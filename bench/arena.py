@@ -150,40 +150,57 @@ class Bot:
             follower.cancel()
 
     async def play(self, game_id: str, ends_ms: int) -> None:
-        """One game on its socket: berserk, resign, or lines at a bullet pace."""
+        """One game on its socket: berserk, resign, or lines at a bullet pace. A socket
+        closed under it (1013: the database or the hub busy past its bound) is opened
+        again, as a page does."""
         roll = self.rng.random()
-        resign_at = 0 if roll < 0.05 else self.rng.randrange(1, 12) if roll < 0.5 else None
-        berserk = self.rng.random() < 0.2
-        own = 0
-        async with websockets.connect(
-            self.ws_url(f"/ws/games/{game_id}"),
-            additional_headers={"cookie": self.cookie},
-            max_size=None,
-        ) as socket:
-            frame = await self._frame(socket, "state")
-            seat, version, view, status = (
-                frame["seat"], frame["version"], frame["view"], frame["status"]
-            )  # fmt: skip
-            while status == "active":
-                if view["turn"] == seat:
-                    await asyncio.sleep(self.rng.uniform(*THINK_S))
-                    late = time.time() * 1000 >= ends_ms
-                    if berserk and own == 0 and not view["berserk"][seat]:
-                        berserk = False
-                        await self.request("POST", f"/api/games/{game_id}/berserk")
-                    elif late or (resign_at is not None and own >= resign_at):
-                        await self._move(game_id, version, {"type": "resign"})
-                    else:
-                        line = await self._line(game_id)
-                        if line is not None and await self._move(game_id, version, line):
-                            own += 1
-                            self.lines += 1
-                try:
-                    frame = await asyncio.wait_for(self._frame(socket, "move"), timeout=5)
-                    version, view, status = frame["version"], frame["view"], frame["status"]
-                except TimeoutError:  # a refused move, or a frame missed: read the game
-                    game = (await self.request("GET", f"/api/games/{game_id}")).json()
-                    version, view, status = game["version"], game["view"], game["status"]
+        plan = {
+            "resign_at": 0 if roll < 0.05 else self.rng.randrange(1, 12) if roll < 0.5 else None,
+            "berserk": self.rng.random() < 0.2,
+            "own": 0,
+        }
+        while True:
+            try:
+                async with websockets.connect(
+                    self.ws_url(f"/ws/games/{game_id}"),
+                    additional_headers={"cookie": self.cookie},
+                    max_size=None,
+                ) as socket:
+                    await self._play_on(socket, game_id, ends_ms, plan)
+                    return
+            except (OSError, websockets.WebSocketException) as error:
+                self.errors.append(f"game socket: {error!r}")
+                await asyncio.sleep(0.5)
+                game = (await self.request("GET", f"/api/games/{game_id}")).json()
+                if game.get("status") != "active":
+                    return
+
+    async def _play_on(self, socket: Any, game_id: str, ends_ms: int, plan: dict[str, Any]) -> None:
+        frame = await self._frame(socket, "state")
+        seat, version, view, status = (
+            frame["seat"], frame["version"], frame["view"], frame["status"]
+        )  # fmt: skip
+        while status == "active":
+            if view["turn"] == seat:
+                await asyncio.sleep(self.rng.uniform(*THINK_S))
+                late = time.time() * 1000 >= ends_ms
+                resign_at = plan["resign_at"]
+                if plan["berserk"] and plan["own"] == 0 and not view["berserk"][seat]:
+                    plan["berserk"] = False
+                    await self.request("POST", f"/api/games/{game_id}/berserk")
+                elif late or (resign_at is not None and plan["own"] >= resign_at):
+                    await self._move(game_id, version, {"type": "resign"})
+                else:
+                    line = await self._line(game_id)
+                    if line is not None and await self._move(game_id, version, line):
+                        plan["own"] += 1
+                        self.lines += 1
+            try:
+                frame = await asyncio.wait_for(self._frame(socket, "move"), timeout=5)
+                version, view, status = frame["version"], frame["view"], frame["status"]
+            except TimeoutError:  # a refused move, or a frame missed: read the game
+                game = (await self.request("GET", f"/api/games/{game_id}")).json()
+                version, view, status = game["version"], game["view"], game["status"]
 
     async def _frame(self, socket: Any, kind: str) -> dict[str, Any]:
         while True:
