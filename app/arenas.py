@@ -156,6 +156,7 @@ class Arenas:
         self.changes: dict[str, int] = {}  # per arena: how often this process saw it change
         self.tallies: OrderedDict[str, Tally] = OrderedDict()
         self.wake = asyncio.Event()  # a game of an arena ended here: pair now
+        self.games_ended: set[str] = set()  # arenas with a game ended here, not yet told
         self.ended_told: set[str] = set()  # arenas whose end this process has told
         self.pausing: set[asyncio.Task[None]] = set()
         self._stopping = False
@@ -469,6 +470,7 @@ class Arenas:
         empty chair is not paired again until its player comes back and joins."""
         assert game.arena_id is not None
         self.forget(game.arena_id)
+        self.games_ended.add(game.arena_id)  # told at the director's next turn
         self.wake.set()
         outcome = engine.outcome(state)
         if outcome is not None and outcome.reason == ABORTED:
@@ -524,6 +526,8 @@ class Arenas:
             return made
 
         games = await self.store.pair_arena(arena.id, plan)
+        ended = arena.id in self.games_ended
+        self.games_ended.discard(arena.id)
         for game in games:
             self.moves.keep(game, states[game.id])
             players = [str(p) for p in game.seats]
@@ -536,7 +540,7 @@ class Arenas:
                         arena_id=arena.id,
                     )
                 )  # fmt: skip
-        if games:
+        if games or ended:  # a game's end is news even when nobody is paired
             await self._changed(arena.id)
         return games
 
@@ -577,6 +581,7 @@ class Arenas:
         self._keep_only({arena.id for arena in live})
         for arena in live:
             if now >= arena.ends_ms:
+                self.games_ended.discard(arena.id)  # games ending after it: silence
                 if arena.id not in self.ended_told:
                     self.ended_told.add(arena.id)
                     self.forget(arena.id)
