@@ -526,8 +526,6 @@ class Arenas:
             return made
 
         games = await self.store.pair_arena(arena.id, plan)
-        ended = arena.id in self.games_ended
-        self.games_ended.discard(arena.id)
         for game in games:
             self.moves.keep(game, states[game.id])
             players = [str(p) for p in game.seats]
@@ -540,7 +538,7 @@ class Arenas:
                         arena_id=arena.id,
                     )
                 )  # fmt: skip
-        if games or ended:  # a game's end is news even when nobody is paired
+        if games:
             await self._changed(arena.id)
         return games
 
@@ -589,7 +587,10 @@ class Arenas:
                 continue
             if not arena.started_told and await self.store.mark_started_told(arena.id):
                 await self._tell_start(arena)
-            await self.pair(arena)
+            ended_here = arena.id in self.games_ended
+            self.games_ended.discard(arena.id)
+            if not await self.pair(arena) and ended_here:
+                await self._changed(arena.id)  # a game's end is news even when nobody is paired
 
     def _keep_only(self, live: set[str]) -> None:
         """This process's notes of arenas over for a minute are dropped (a reader of one
@@ -598,6 +599,7 @@ class Arenas:
             for arena_id in [a for a in notes if a not in live]:
                 del notes[arena_id]
         self.ended_told &= live
+        self.games_ended &= live
 
     async def _tell_start(self, arena: Arena) -> None:
         await self._changed(arena.id)
