@@ -31,7 +31,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from app.arenas import channel
 from app.drain import CLOSE_RESTART, Drain
 from app.errors import AppError
-from app.hub import HubUnavailable, Resync, Watch
+from app.hub import HubUnavailable, Watch
 from app.metrics import RATE_LIMITED
 from app.outage import OUTAGES, is_outage
 from app.presence import arena_lease
@@ -93,13 +93,11 @@ class ArenaConnection:
             if message is None:  # the hub dropped us: the client reconnects
                 await self.ws.close(CLOSE_RESTART)
                 return
-            if isinstance(message, ArenaPaired):
-                self.svc.arenas.forget(self.arena_id)
-                if self.player_id in message.players:
-                    frame = ArenaPairedFrame(game_id=message.game_id)
-                    await self.send_text(frame.model_dump_json())
-            elif isinstance(message, Resync):
-                self.svc.arenas.forget(self.arena_id)
+            # news from any process: standings this process computed before it are stale
+            self.svc.arenas.forget(self.arena_id)
+            if isinstance(message, ArenaPaired) and self.player_id in message.players:
+                frame = ArenaPairedFrame(game_id=message.game_id)
+                await self.send_text(frame.model_dump_json())
             self.stale.set()
 
     async def read(self) -> None:
