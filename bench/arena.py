@@ -82,6 +82,7 @@ class Bot:
         self.games: list[str] = []
         self.lines = 0
         self.errors: list[str] = []
+        self.retried = 0  # requests answered 503 and sent again
         self.paired_frames = 0  # `paired` frames on the arena socket
         self.over = False
         self.next_game: asyncio.Queue[str] = asyncio.Queue()
@@ -90,11 +91,21 @@ class Bot:
         return self.base_url.replace("http", "ws", 1) + path
 
     async def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
-        """A 503 (a pool wait past its bound) is sent again, as a page does."""
-        for _ in range(20):
-            response = await self.http.request(method, url, **kwargs)
+        """A 503 (a pool wait past its bound) is sent again, as a page does, and so is a
+        request on a kept-alive connection the server closed meanwhile (a move sent twice
+        is refused the second time: its version is past)."""
+        for attempt in range(20):
+            try:
+                response = await self.http.request(method, url, **kwargs)
+            except httpx.TransportError as error:
+                self.errors.append(f"{method} {url.split('/')[-1]}: {error!r}")
+                if attempt == 19:
+                    raise
+                await asyncio.sleep(0.2)
+                continue
             if response.status_code != 503:
                 return response
+            self.retried += 1
             await asyncio.sleep(float(response.headers.get("retry-after", "1")))
         return response
 
@@ -326,8 +337,12 @@ async def arena_run(
         + f" ({sum(cpu) / wall * 100:.0f} % of a core over the arena; "
         f"{sum(cpu) / max(lines, 1) * 1000:.1f} ms per line, sockets and standings included)"
     )
-    if errors:
-        print(f"{len(errors)} socket errors, e.g. {errors[0]}")
+    retried = sum(bot.retried for bot in bots)
+    if errors or retried:
+        print(
+            f"{retried} requests answered 503 and sent again; {len(errors)} connections lost "
+            f"and made again" + (f", e.g. {errors[0]}" if errors else "")
+        )
     print(f"every process answers the same standings: {'yes' if same else 'NO'}")
     print(
         "never two games at once, every game counted once, standings == recomputed: "

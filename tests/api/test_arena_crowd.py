@@ -15,6 +15,10 @@ processes.py`` and ``bench/arena.py``): no player in two games at once, no game 
 at or after the end, every counted game on exactly its two players' sheets, the points
 equal those recomputed from each stored game (``engines.core.arena.score_sheet``), and
 nobody paired with their previous opponent while another player was free.
+
+About 19 s on a quiet 2-core machine (SQLite or PostgreSQL + Redis alike; some 3,000
+requests), so it runs in ``make check``; it took 55-75 s while other suites loaded the
+machine.
 """
 
 from __future__ import annotations
@@ -25,8 +29,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
-
-import pytest
 
 from engines.core.arena import ArenaGame, result_of, score_sheet
 from engines.core.protocol import IllegalMove
@@ -239,7 +241,6 @@ def act(match: Match) -> None:
         match.take(mover.get(url).json())
 
 
-@pytest.mark.slow  # 35-65 s here: 5,000 requests, most of them a commit
 def test_forty_players_through_a_bullet_arena(make_client: Any, players: Any, clock: Any) -> None:
     began = time.monotonic()
     client = make_client()
