@@ -33,10 +33,11 @@ from app.drain import CLOSE_RESTART, Drain
 from app.errors import AppError
 from app.hub import HubUnavailable, Watch
 from app.metrics import RATE_LIMITED
+from app.models import Arena
 from app.outage import OUTAGES, is_outage
 from app.presence import arena_lease
 from app.services import Services
-from app.wire import ArenaPaired, ArenaPairedFrame, ArenaStandingsFrame, PongFrame
+from app.wire import ArenaPaired, ArenaPairedFrame, PongFrame
 from app.ws import admitted
 from engines.core.errors import AppCode
 
@@ -51,11 +52,11 @@ CLOSE_NOT_FOUND = 4404
 
 
 class ArenaConnection:
-    def __init__(self, ws: WebSocket, svc: Services, arena_id: str, key: str | None) -> None:
+    def __init__(self, ws: WebSocket, svc: Services, arena: Arena) -> None:
         self.ws = ws
         self.svc = svc
-        self.arena_id = arena_id
-        self.key = key
+        self.arena = arena  # what the standings need of it never changes
+        self.arena_id = arena.id
         self.player_id: str | None = ws.scope.get("state", {}).get("player_id")
         self.holder = secrets.token_urlsafe(8)
         self.send_lock = asyncio.Lock()
@@ -74,9 +75,11 @@ class ArenaConnection:
             await self.ws.close(code, reason)
 
     async def send_standings(self) -> None:
+        """An ``ArenaStandingsFrame``, put together from the standings encoded once for
+        every socket of this process (``Arenas.answer_json``)."""
         with anyio.CancelScope(shield=True):  # a query is never cancelled mid-flight
-            arena = await self.svc.arenas.read(self.arena_id, self.player_id, self.key)
-        await self.send_text(ArenaStandingsFrame(arena=arena).model_dump_json())
+            arena = await self.svc.arenas.answer_json(self.arena, self.player_id)
+        await self.send_text(f'{{"type":"standings","arena":{arena}}}')
 
     async def standings(self) -> None:
         """Send the standings whenever they changed, at most every STANDINGS_EVERY_S."""
@@ -133,7 +136,7 @@ class ArenaConnection:
 async def arena_socket(ws: WebSocket, arena_id: str, key: str | None = None) -> None:
     svc: Services = ws.app.state.services
     try:
-        await svc.arenas.visible(arena_id, key, ws.scope.get("state", {}).get("player_id"))
+        arena = await svc.arenas.visible(arena_id, key, ws.scope.get("state", {}).get("player_id"))
     except AppError as error:
         private = error.code == AppCode.ARENA_PRIVATE
         await ws.close(CLOSE_FORBIDDEN if private else CLOSE_NOT_FOUND, error.code)
@@ -145,7 +148,7 @@ async def arena_socket(ws: WebSocket, arena_id: str, key: str | None = None) -> 
         await ws.accept()
         await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
         return
-    connection = ArenaConnection(ws, svc, arena_id, key)
+    connection = ArenaConnection(ws, svc, arena)
     async with admitted(ws, svc, connection.holder) as serving:
         if serving:
             await serve(ws, svc, connection)

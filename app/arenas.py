@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import logging
 import secrets
 import time
@@ -122,10 +123,36 @@ class Row:
 
 @dataclass(frozen=True)
 class Table:
-    """An arena's standings, best first, as computed at ``at`` (``time.monotonic``)."""
+    """An arena's standings, best first, as computed at ``at`` (``time.monotonic``), and
+    each row's JSON as a stranger sees it (``you`` false): encoded once, whoever reads
+    them (a change sends the table to every socket of the arena)."""
 
     rows: tuple[Row, ...]
     at: float
+    encoded: tuple[str, ...]
+    places: dict[str, int]  # player id → index in rows
+
+    @classmethod
+    def of(cls, rows: list[Row]) -> Table:
+        encoded = tuple(
+            standing(rank, row, False).model_dump_json() for rank, row in enumerate(rows, 1)
+        )
+        places = {row.player_id: i for i, row in enumerate(rows)}
+        return cls(tuple(rows), time.monotonic(), encoded, places)
+
+
+def standing(rank: int, row: Row, you: bool) -> Standing:
+    return Standing(
+        rank=rank,
+        name=row.name,
+        you=you,
+        score=row.score,
+        fire=row.fire,
+        paused=row.paused,
+        playing=row.playing is not None,
+        performance=row.performance,
+        games=list(row.games),
+    )
 
 
 class Arenas:
@@ -324,33 +351,27 @@ class Arenas:
 
     async def answer(self, arena: Arena, viewer: str | None) -> ArenaAnswer:
         """The arena with its standings, as ``viewer`` sees them."""
+        return ArenaAnswer.model_validate_json(await self.answer_json(arena, viewer))
+
+    async def answer_json(self, arena: Arena, viewer: str | None) -> str:
+        """``answer`` as its JSON, put together from the table's rows encoded once (the
+        viewer's own row encoded again, with ``you``)."""
         table = await self.table(arena)
-        entries = {row.player_id: row for row in table.rows}
-        mine = entries.get(viewer) if viewer else None
-        now = self.clock.now_ms()
+        place = table.places.get(viewer) if viewer else None
+        mine = table.rows[place] if place is not None else None
+        rows = list(table.encoded)
+        if mine is not None and place is not None:
+            rows[place] = standing(place + 1, mine, True).model_dump_json()
+        me = ArenaMe(
+            joined=mine is not None,
+            paused=mine.paused if mine else False,
+            game_id=mine.playing if mine else None,
+        )
         link = f"/arenas/{arena.id}?key={arena.key}" if arena.key is not None else None
-        return ArenaAnswer(
-            **dict(self.summary(arena, len(table.rows), now)),
-            standings=[
-                Standing(
-                    rank=rank,
-                    name=row.name,
-                    you=row.player_id == viewer,
-                    score=row.score,
-                    fire=row.fire,
-                    paused=row.paused,
-                    playing=row.playing is not None,
-                    performance=row.performance,
-                    games=list(row.games),
-                )
-                for rank, row in enumerate(table.rows, start=1)
-            ],
-            me=ArenaMe(
-                joined=mine is not None,
-                paused=mine.paused if mine else False,
-                game_id=mine.playing if mine else None,
-            ),
-            link=link,
+        summary = self.summary(arena, len(table.rows), self.clock.now_ms()).model_dump_json()
+        return (
+            f'{summary[:-1]},"standings":[{",".join(rows)}],'
+            f'"me":{me.model_dump_json()},"link":{json.dumps(link)}}}'
         )
 
     def forget(self, arena_id: str) -> None:
@@ -421,7 +442,7 @@ class Arenas:
             )
         joined = {e.player_id: i for i, e in enumerate(entries)}
         rows.sort(key=lambda r: (-r.score, -(r.performance or 0), joined[r.player_id]))
-        return Table(tuple(rows), time.monotonic())
+        return Table.of(rows)
 
     async def _tally(self, engine: AnyEngine, row: ArenaGameRow) -> Tally | None:
         """A finished game's tally (kept: a finished game never changes)."""
@@ -496,7 +517,7 @@ class Arenas:
         table = await self.table(arena)
         if sum(1 for row in table.rows if not row.paused and row.playing is None) < 2:
             return []  # nobody to pair (as of half a second ago): no write transaction
-        rank = {row.player_id: i for i, row in enumerate(table.rows)}
+        rank = table.places
         states: dict[str, Any] = {}
 
         def plan(

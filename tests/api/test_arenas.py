@@ -316,6 +316,11 @@ def test_the_arena_socket(client: Any, players: Any) -> None:
         socket.send_text('{"type": "ping"}')
         while (frame := socket.receive_json())["type"] != "pong":
             assert frame["type"] == "standings"
+    with bob.websocket(f"/ws/arenas/{arena_id}") as socket:
+        first = socket.receive_json()["arena"]  # what the API answers, as this viewer sees it
+        read = arena_of(bob, arena_id)
+        assert {**first, "server_ms": 0} == {**read, "server_ms": 0}
+        assert [row["you"] for row in first["standings"]].count(True) == 1
     with pytest.raises(Exception):  # noqa: B017 (the close comes as the client's error)
         with alice.websocket("/ws/arenas/nope") as socket:
             socket.receive_json()
