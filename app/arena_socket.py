@@ -97,7 +97,7 @@ class ArenaConnection:
                 await self.ws.close(CLOSE_RESTART)
                 return
             # news from any process: standings this process computed before it are stale
-            self.svc.arenas.forget(self.arena_id)
+            self.svc.arenas.news(self.arena_id, message)
             if isinstance(message, ArenaPaired) and self.player_id in message.players:
                 frame = ArenaPairedFrame(game_id=message.game_id)
                 await self.send_text(frame.model_dump_json())

@@ -181,6 +181,8 @@ class Arenas:
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.changes: dict[str, int] = {}  # per arena: how often this process saw it change
+        self.last_news: dict[str, object] = {}  # per arena: the hub message last taken
+        self.computing: dict[str, tuple[int, asyncio.Future[Table]]] = {}
         self.tallies: OrderedDict[str, Tally] = OrderedDict()
         self.wake = asyncio.Event()  # a game of an arena ended here: pair now
         self.games_ended: set[str] = set()  # arenas with a game ended here, not yet told
@@ -374,6 +376,14 @@ class Arenas:
             f'"me":{me.model_dump_json()},"link":{json.dumps(link)}}}'
         )
 
+    def news(self, arena_id: str, message: object) -> None:
+        """An arena's hub message reached this process: it comes to every socket of the
+        arena here (the same object), and one of them is enough to have the standings
+        computed again, once, for all of them."""
+        if self.last_news.get(arena_id) is not message:
+            self.last_news[arena_id] = message
+            self.forget(arena_id)
+
     def forget(self, arena_id: str) -> None:
         """The arena's standings changed: the next reader computes them again (and a
         computation begun before the change is not kept)."""
@@ -381,14 +391,30 @@ class Arenas:
         self.changes[arena_id] = self.changes.get(arena_id, 0) + 1
 
     async def table(self, arena: Arena) -> Table:
+        """The standings: kept for STANDINGS_FRESH_MS unless they change; computed once
+        for every reader asking at the same moment (a change wakes every socket of the
+        arena at once), in a task a reader that goes away does not cancel."""
         cached = self.tables.get(arena.id)
         if cached is not None and time.monotonic() - cached.at < STANDINGS_FRESH_MS / 1000:
             return cached
         seen = self.changes.get(arena.id, 0)
+        running = self.computing.get(arena.id)
+        if running is None or running[0] != seen:
+            running = (seen, asyncio.ensure_future(self._fresh(arena, seen)))
+            self.computing[arena.id] = running
+            running[1].add_done_callback(lambda task: self._done(arena.id, task))
+        return await asyncio.shield(running[1])
+
+    def _done(self, arena_id: str, task: asyncio.Future[Table]) -> None:
+        running = self.computing.get(arena_id)
+        if running is not None and running[1] is task:
+            del self.computing[arena_id]
+
+    async def _fresh(self, arena: Arena, seen: int) -> Table:
         entries = await self.store.entries(arena.id)
         games = await self.store.arena_games(arena.id)
         table = await self._compute(arena, entries, games)
-        if self.changes.get(arena.id, 0) == seen:
+        if self.changes.get(arena.id, 0) == seen:  # no change while it was computed
             self.tables[arena.id] = table
         return table
 
@@ -616,7 +642,8 @@ class Arenas:
     def _keep_only(self, live: set[str]) -> None:
         """This process's notes of arenas over for a minute are dropped (a reader of one
         computes its standings again)."""
-        for notes in (self.tables, self.changes):
+        notes: dict[str, Any]
+        for notes in (self.tables, self.changes, self.last_news):
             for arena_id in [a for a in notes if a not in live]:
                 del notes[arena_id]
         self.ended_told &= live
