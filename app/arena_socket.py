@@ -55,7 +55,7 @@ class ArenaConnection:
     def __init__(self, ws: WebSocket, svc: Services, arena: Arena) -> None:
         self.ws = ws
         self.svc = svc
-        self.arena = arena  # what the standings need of it never changes
+        self.arena = arena
         self.arena_id = arena.id
         self.player_id: str | None = ws.scope.get("state", {}).get("player_id")
         self.holder = secrets.token_urlsafe(8)
@@ -78,6 +78,7 @@ class ArenaConnection:
         """An ``ArenaStandingsFrame``, put together from the standings encoded once for
         every socket of this process (``Arenas.answer_json``)."""
         with anyio.CancelScope(shield=True):  # a query is never cancelled mid-flight
+            self.arena = await self.svc.arenas.row(self.arena)
             arena = await self.svc.arenas.answer_json(self.arena, self.player_id)
         await self.send_text(f'{{"type":"standings","arena":{arena}}}')
 

@@ -81,6 +81,7 @@ AHEAD_MOST_MS = 7 * 24 * 3600_000  # an arena starts at most a week ahead
 LISTED_AHEAD_MS = 24 * 3600_000  # the list shows the next day's arenas
 LISTED_AFTER_MS = 3 * 3600_000  # and those that ended in the last three hours
 STANDINGS_FRESH_MS = 500  # standings computed at most this often per arena and process
+ROW_FRESH_S = 1.0  # an arena's row read at most this often for its sockets
 SCHEDULE_EVERY_S = 30.0
 TALLIES_KEPT = 50_000  # finished games' tallies kept in memory (immutable)
 HOUR_MS = 3600_000
@@ -183,6 +184,7 @@ class Arenas:
         self.changes: dict[str, int] = {}  # per arena: how often this process saw it change
         self.last_news: dict[str, object] = {}  # per arena: the hub message last taken
         self.computing: dict[str, tuple[int, asyncio.Future[Table]]] = {}
+        self.rows: dict[str, tuple[float, Arena]] = {}  # arena rows read lately, for sockets
         self.tallies: OrderedDict[str, Tally] = OrderedDict()
         self.wake = asyncio.Event()  # a game of an arena ended here: pair now
         self.games_ended: set[str] = set()  # arenas with a game ended here, not yet told
@@ -375,6 +377,16 @@ class Arenas:
             f'{summary[:-1]},"standings":[{",".join(rows)}],'
             f'"me":{me.model_dump_json()},"link":{json.dumps(link)}}}'
         )
+
+    async def row(self, arena: Arena) -> Arena:
+        """``arena``'s row as stored, read at most once a second for every socket of this
+        process (its end can be moved by an operator; its start is told in it)."""
+        known = self.rows.get(arena.id)
+        if known is not None and time.monotonic() - known[0] < ROW_FRESH_S:
+            return known[1]
+        fresh = await self.store.arena(arena.id) or arena
+        self.rows[arena.id] = (time.monotonic(), fresh)
+        return fresh
 
     def news(self, arena_id: str, message: object) -> None:
         """An arena's hub message reached this process: it comes to every socket of the
@@ -643,7 +655,7 @@ class Arenas:
         """This process's notes of arenas over for a minute are dropped (a reader of one
         computes its standings again)."""
         notes: dict[str, Any]
-        for notes in (self.tables, self.changes, self.last_news):
+        for notes in (self.tables, self.changes, self.last_news, self.rows):
             for arena_id in [a for a in notes if a not in live]:
                 del notes[arena_id]
         self.ended_told &= live
