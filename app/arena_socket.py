@@ -78,8 +78,8 @@ class ArenaConnection:
         """An ``ArenaStandingsFrame``, put together from the standings encoded once for
         every socket of this process (``Arenas.answer_json``)."""
         with anyio.CancelScope(shield=True):  # a query is never cancelled mid-flight
-            self.arena = await self.svc.arenas.row(self.arena)
-            arena = await self.svc.arenas.answer_json(self.arena, self.player_id)
+            self.arena = await self.svc.arenas.standings.row(self.arena)
+            arena = await self.svc.arenas.standings.answer_json(self.arena, self.player_id)
         await self.send_text(f'{{"type":"standings","arena":{arena}}}')
 
     async def standings(self) -> None:
@@ -98,7 +98,7 @@ class ArenaConnection:
                 await self.ws.close(CLOSE_RESTART)
                 return
             # news from any process: standings this process computed before it are stale
-            self.svc.arenas.news(self.arena_id, message)
+            self.svc.arenas.standings.news(self.arena_id, message)
             if isinstance(message, ArenaPaired) and self.player_id in message.players:
                 frame = ArenaPairedFrame(game_id=message.game_id)
                 await self.send_text(frame.model_dump_json())

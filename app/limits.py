@@ -286,14 +286,8 @@ class Admission:
 
     async def arenas(self, player_id: str, address: str) -> None:
         """Count an arena made (each is listed to everyone for a day)."""
-        settings = self.settings
-        await self._count_both(
-            "arena",
-            "arenas",
-            player_id,
-            address,
-            (settings.limit_arenas_per_player_min, settings.limit_arenas_per_ip_min),
-        )
+        limits = (self.settings.limit_arenas_per_player_min, self.settings.limit_arenas_per_ip_min)
+        await self._count_both("arena", "arenas", player_id, address, limits)
 
     async def transferring(self, player_id: str, address: str) -> None:
         """Count a device-transfer code asked for (each is a row until it runs out): per

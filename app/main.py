@@ -157,7 +157,7 @@ def create_app(
         renewal = asyncio.create_task(presence.renew_forever(services.clock.now_ms))
         slots = asyncio.create_task(limiter.renew_forever())
         flags = asyncio.create_task(services.flags.run_forever())
-        arenas = asyncio.create_task(services.arenas.run_forever())
+        arenas = asyncio.create_task(services.arena_director.run_forever())
         collector = asyncio.create_task(collect_young_forever())
         push = asyncio.create_task(services.push.run_forever())
         try:
@@ -168,7 +168,7 @@ def create_app(
             # The sweeper may be inside a query: its pass ends before the database
             # closes (cancelled only if the database keeps it past STOP_WITHIN_S).
             services.flags.stop()
-            services.arenas.stop()
+            services.arena_director.stop()
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):
                 await asyncio.wait_for(asyncio.gather(flags, arenas), STOP_WITHIN_S)
             renewal.cancel()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from redis.exceptions import RedisError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.arena_director import ArenaDirector
 from app.arenas import Arenas
 from app.assets import site_assets
 from app.catalog import AnyEngine, Catalog
@@ -62,6 +63,7 @@ class Services:
     seeks: Seeks
     push: PushNotices
     arenas: Arenas
+    arena_director: ArenaDirector
 
     @classmethod
     def build(
@@ -151,4 +153,5 @@ class Services:
             seeks=Seeks(store, hub, clock, catalog, admission, lifecycle, settings),
             push=push,
             arenas=arenas,
+            arena_director=ArenaDirector(arenas),
         )
