@@ -206,6 +206,10 @@ def draw(page: Any, a: int, b: int, touch: bool = False) -> dict[str, Any]:
     return snap
 
 
+BOOTED = """() => document.getElementById('tri-new').open
+    || !['loading', 'empty'].includes(document.getElementById('tri').dataset.state)"""
+
+
 def start_game(
     page: Any,
     kind: str = "computer",
@@ -216,6 +220,9 @@ def start_game(
 ) -> None:
     """Fills in the New game dialog (which /play/triangles opens by itself) and starts."""
     dialog = page.locator("#tri-new")
+    # Booted: the dialog open by itself, or a game on screen (only then is "New" clicked:
+    # a click before the boot's dialog opens would be caught by it).
+    page.wait_for_function(BOOTED, timeout=15_000)
     if not dialog.is_visible():
         page.locator('#tri-controls [data-action="new"]').click()
     expect(dialog).to_be_visible()
