@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from engines.core.arena import ArenaGame, result_of, score_sheet
 from engines.core.protocol import IllegalMove
 from engines.triangles.rules import ARENA_BERSERK_LINES
@@ -241,6 +243,7 @@ def act(match: Match) -> None:
         match.take(mover.get(url).json())
 
 
+@pytest.mark.slow  # a 19 s crowd: make test runs it, make check leaves it out
 def test_forty_players_through_a_bullet_arena(make_client: Any, players: Any, clock: Any) -> None:
     began = time.monotonic()
     client = make_client()

@@ -8,7 +8,14 @@ Fixtures:
   browser     (module) headless Chromium from /usr/bin/chromium
   phone       a fresh context: 390×844, touch, mobile, device scale 3, base_url set
   desktop     a fresh context: 1280×800, base_url set
-  shot        shot(page, name) saves artifacts/screenshots/<name>.png (gitignored)
+  shot        shot(page, name) waits for the page to settle; with SCREENSHOTS=1 in the
+              environment it also saves artifacts/screenshots/<name>.png (gitignored)
+
+The contexts ask for reduced motion: a test asserts what the page shows, and every frame
+of an animation it would wait through costs the two cores the whole suite shares (a third
+of the browser tests' CPU). A test of the motion itself, and the smoke test of each game
+(a whole game played as a player sees it), is marked ``motion`` (``smoke`` implies it)
+and gets the full animations.
 
 Every test under tests/e2e/ is marked ``e2e`` and skipped when Chromium is missing.
 """
@@ -110,8 +117,16 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}, "locale": "en-US"}
 NO_WORKER = {"service_workers": "block"}
 
 
-def opened_context(browser: Any, server_url: str, **options: Any) -> Iterator[Any]:
-    context = browser.new_context(base_url=server_url, **options)
+def in_motion(request: pytest.FixtureRequest) -> bool:
+    """Whether the test plays the page's animations (marked motion or smoke)."""
+    return any(request.node.get_closest_marker(name) for name in ("motion", "smoke"))
+
+
+def opened_context(
+    browser: Any, server_url: str, request: pytest.FixtureRequest, **options: Any
+) -> Iterator[Any]:
+    motion = "no-preference" if in_motion(request) else "reduce"
+    context = browser.new_context(base_url=server_url, reduced_motion=motion, **options)
     try:
         yield context
     finally:
@@ -119,23 +134,27 @@ def opened_context(browser: Any, server_url: str, **options: Any) -> Iterator[An
 
 
 @pytest.fixture
-def phone(browser: Any, server_url: str) -> Iterator[Any]:
-    yield from opened_context(browser, server_url, **PHONE)
+def phone(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, request, **PHONE)
 
 
 @pytest.fixture
-def desktop(browser: Any, server_url: str) -> Iterator[Any]:
-    yield from opened_context(browser, server_url, **DESKTOP)
+def desktop(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, request, **DESKTOP)
 
 
 @pytest.fixture
-def phone_without_worker(browser: Any, server_url: str) -> Iterator[Any]:
-    yield from opened_context(browser, server_url, **PHONE, **NO_WORKER)
+def phone_without_worker(
+    browser: Any, server_url: str, request: pytest.FixtureRequest
+) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, request, **PHONE, **NO_WORKER)
 
 
 @pytest.fixture
-def desktop_without_worker(browser: Any, server_url: str) -> Iterator[Any]:
-    yield from opened_context(browser, server_url, **DESKTOP, **NO_WORKER)
+def desktop_without_worker(
+    browser: Any, server_url: str, request: pytest.FixtureRequest
+) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, request, **DESKTOP, **NO_WORKER)
 
 
 SETTLED = """() => document.getAnimations().every(
@@ -156,12 +175,14 @@ def settle(page: Any) -> None:
 
 
 def shot(page: Any, name: str, full_page: bool = False) -> Path:
-    """Save a screenshot of ``page`` as artifacts/screenshots/<name>.png, once it has
-    settled."""
+    """Wait for ``page`` to settle; with SCREENSHOTS=1, save it as
+    artifacts/screenshots/<name>.png (encoding a picture the run does not look at costs
+    a tenth of a page state's check)."""
     settle(page)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page)
+    if os.environ.get("SCREENSHOTS"):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

@@ -102,7 +102,8 @@ def test_theme_toggle_cycles_and_persists(desktop: Any, shot: Any) -> None:
     light = page.evaluate(background)
     toggle.click()
     expect(html).to_have_class(re.compile(r"\btheme-dark\b"))
-    assert page.evaluate(background) != light
+    # the colour changes on the next frame (its transition, however short, starts there)
+    page.wait_for_function(f"(light) => {background} !== light", arg=light, timeout=5_000)
     assert page.evaluate("localStorage.getItem('theme')") == "dark"
     expect(toggle).to_have_attribute("aria-label", re.compile("Dark"))
     page.reload()
