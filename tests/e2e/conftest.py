@@ -11,12 +11,6 @@ Fixtures:
   shot        shot(page, name) waits for the page to settle; with SCREENSHOTS=1 in the
               environment it also saves artifacts/screenshots/<name>.png (gitignored)
 
-The contexts ask for reduced motion: a test asserts what the page shows, and every frame
-of an animation it would wait through costs the two cores the whole suite shares (a third
-of the browser tests' CPU). A test of the motion itself, and the smoke test of each game
-(a whole game played as a player sees it), is marked ``motion`` (``smoke`` implies it)
-and gets the full animations.
-
 Every test under tests/e2e/ is marked ``e2e`` and skipped when Chromium is missing.
 """
 
@@ -117,16 +111,8 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}, "locale": "en-US"}
 NO_WORKER = {"service_workers": "block"}
 
 
-def in_motion(request: pytest.FixtureRequest) -> bool:
-    """Whether the test plays the page's animations (marked motion or smoke)."""
-    return any(request.node.get_closest_marker(name) for name in ("motion", "smoke"))
-
-
-def opened_context(
-    browser: Any, server_url: str, request: pytest.FixtureRequest, **options: Any
-) -> Iterator[Any]:
-    motion = "no-preference" if in_motion(request) else "reduce"
-    context = browser.new_context(base_url=server_url, reduced_motion=motion, **options)
+def opened_context(browser: Any, server_url: str, **options: Any) -> Iterator[Any]:
+    context = browser.new_context(base_url=server_url, **options)
     try:
         yield context
     finally:
@@ -134,27 +120,23 @@ def opened_context(
 
 
 @pytest.fixture
-def phone(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
-    yield from opened_context(browser, server_url, request, **PHONE)
+def phone(browser: Any, server_url: str) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, **PHONE)
 
 
 @pytest.fixture
-def desktop(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
-    yield from opened_context(browser, server_url, request, **DESKTOP)
+def desktop(browser: Any, server_url: str) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, **DESKTOP)
 
 
 @pytest.fixture
-def phone_without_worker(
-    browser: Any, server_url: str, request: pytest.FixtureRequest
-) -> Iterator[Any]:
-    yield from opened_context(browser, server_url, request, **PHONE, **NO_WORKER)
+def phone_without_worker(browser: Any, server_url: str) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, **PHONE, **NO_WORKER)
 
 
 @pytest.fixture
-def desktop_without_worker(
-    browser: Any, server_url: str, request: pytest.FixtureRequest
-) -> Iterator[Any]:
-    yield from opened_context(browser, server_url, request, **DESKTOP, **NO_WORKER)
+def desktop_without_worker(browser: Any, server_url: str) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, **DESKTOP, **NO_WORKER)
 
 
 SETTLED = """() => document.getAnimations().every(

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_pairs import PairsPage
-
-pytestmark = pytest.mark.motion  # the test is of the animation itself
 
 COUNT_PAINTS = """
 window.__paints = [];

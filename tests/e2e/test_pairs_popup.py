@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_pairs import PairsPage, next_pair
-
-pytestmark = pytest.mark.motion  # the test is of the animation itself
 
 SLOW_POPUP = """
 const fillText = CanvasRenderingContext2D.prototype.fillText;
