@@ -162,7 +162,9 @@ def start_push_service(
     service = FakePushService(
         server, status=status, drip_every_s=drip_every_s, drip_for_s=drip_for_s
     )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # A short poll: shutdown() waits for the loop's next look (0.5 s by default, paid by
+    # every test that starts the service).
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     return service
 
 
