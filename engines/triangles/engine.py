@@ -115,6 +115,7 @@ class TrianglesEngine(OnlineParams, BaseEngine[Params, State, Move]):
             clock=clock_view(state),
             berserk=list(state.berserk),
             berserk_allowed=rules.berserk_allowed(state.params),
+            berserk_open=list(rules.berserk_open(state)),
         )  # the same for every seat and for spectators: nothing in Triangles is hidden
 
     def outcome(self, state: State) -> Outcome | None:

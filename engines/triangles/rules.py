@@ -172,6 +172,16 @@ def berserk_allowed(params: Params) -> bool:
     return params.berserk and berserk_clock(params)
 
 
+def berserk_open(state: State) -> tuple[bool, bool]:
+    """Per seat, whether it may go berserk now (what ``berserk`` checks, but for a clock
+    run out since the last move): the game allows it, is not over, and the seat has
+    neither gone berserk nor drawn a line."""
+    if state.over or state.clocks is None or not berserk_allowed(state.params):
+        return (False, False)
+    drawn = {mover for _, _, mover in state.lines}
+    return (not state.berserk[0] and 0 not in drawn, not state.berserk[1] and 1 not in drawn)
+
+
 def berserk(state: State, seat: int, at_ms: int) -> tuple[State, list[TrianglesEvent]]:
     """``seat`` halves its own time left and gets no increment for the rest of the game:
     once, before its first line, in a game that allows it, in turn or not. Its clock is

@@ -60,3 +60,6 @@ class TrianglesView(ViewBase):
     """Per seat: it went berserk (halved its clock, no increment)."""
     berserk_allowed: bool
     """Either seat may go berserk before its first line (an arena game: params.berserk)."""
+    berserk_open: list[bool]
+    """Per seat: it may go berserk now (allowed, the game on, the seat has neither gone
+    berserk nor drawn a line); the page shows its Berserk button from this alone."""

@@ -103,8 +103,10 @@ def test_an_out_of_turn_berserk_halves_the_clock_and_stops_the_increment() -> No
     assert state.clocks == (60_000, 30_000) and state.berserk == (False, True)
     assert (state.turn, state.turn_started_ms, state.last_ms) == (0, 0, 0)
     assert ENGINE.deadline(state) == ENGINE.deadline(start) == FIRST_LINE_MS + LAG_MS
+    assert ENGINE.view(start, None)["berserk_open"] == [True, True]
     view = ENGINE.view(state, 0)
     assert view["berserk"] == [False, True] and view["berserk_allowed"] is True
+    assert view["berserk_open"] == [True, False]  # the same for every seat and spectators
     assert view["turn"] == 0 and view["turn_started_ms"] == 0
     clock = view["clock"]
     assert clock is not None
@@ -179,14 +181,17 @@ def test_no_berserk_where_the_game_does_not_allow_it() -> None:
         assert refused(state, 0) == "no_berserk"
         assert ENGINE.view(state, None)["berserk_allowed"] is False
         assert ENGINE.view(state, None)["berserk"] == [False, False]
+        assert ENGINE.view(state, None)["berserk_open"] == [False, False]
 
 
 def test_berserk_too_late_after_the_seats_first_line() -> None:
     state = line(arena(), 1_000)
+    assert ENGINE.view(state, 1)["berserk_open"] == [False, True]
     assert refused(state, 0, 1_500) == "berserk_too_late"
     state = berserk(state, 1, 1_500)  # the other seat has not drawn yet
     assert state.clocks == (60_000, 30_000)
     assert refused(line(state, 2_000), 1, 2_500) == "already_berserk"
+    assert ENGINE.view(line(state, 2_000), None)["berserk_open"] == [False, False]
     assert refused(line(arena(), 1_000), 0, 1_000) == "berserk_too_late"
 
 
@@ -297,11 +302,14 @@ def test_berserk_clocks_never_grow_and_the_log_replays(
         seat = data.draw(st.integers(0, 1))
         before = state
         if data.draw(st.booleans()):
+            open_ = ENGINE.view(state, seat)["berserk_open"][seat]  # what the page is told
             try:
                 state, events = ENGINE.apply(state, Berserk(), at_ms, seat)
             except IllegalMove as error:
                 assert error.code in ("already_berserk", "berserk_too_late")
+                assert open_ is False
                 continue
+            assert open_ is True
             assert events == [{"type": "berserk", "seat": seat}]
             assert before.clocks is not None and state.clocks is not None
             assert state.clocks[seat] == before.clocks[seat] // 2

@@ -1,8 +1,8 @@
 /**
  * arena — what an arena game adds to the Triangles page: the link back to its arena with
  * the time the arena has left ("Arena · 2:41 left"), the Berserk button (⚔, half the
- * player's clock and no increment) while the view allows it and the player's seat has
- * neither gone berserk nor drawn a line, and the end card's "Back to the arena" while the
+ * player's clock and no increment) while the view says the player's seat may
+ * (berserk_open), and the end card's "Back to the arena" while the
  * arena runs (its page takes the player to their next game).
  *
  *   takeArena(data)   keeps a snapshot's `arena` ({id} | null; a move's answer has none) and
@@ -55,13 +55,10 @@ export function arenaUrl() {
   return S.arena ? `/arenas/${encodeURIComponent(S.arena.id)}` : '/arenas';
 }
 
+/** The server's view says whether the seat may go berserk (berserk_open), the page no rule. */
 export function canBerserk() {
-  const view = ctx.session.view;
   const seat = mySeat();
-  return Boolean(
-    view?.berserk_allowed && seat !== null && !view.over && ctx.session.status === 'active'
-      && !view.berserk?.[seat] && !view.lines.some((line) => line[2] === seat),
-  );
+  return Boolean(seat !== null && ctx.session.status === 'active' && ctx.session.view?.berserk_open?.[seat]);
 }
 
 export function renderArena() {
