@@ -24,7 +24,7 @@ function fire() {
 
 /** @param {ArenaGame} game */
 function gameChip(game) {
-  const said = [t(`arenas.game.${game.result}`, { points: game.points })];
+  const said = [t(`arenas.game.${game.result}`, { points: plural('arenas.game.points', game.points) })];
   if (game.berserk) said.push(t('arenas.game.berserk'));
   if (game.fire) said.push(t('arenas.game.fire'));
   const classes = ['arena-game', `arena-game--${game.result}`];
