@@ -24,7 +24,7 @@ from app.workers import EngineWorkers
 from engines.core.daily import daily_seed
 from engines.core.errors import AppCode, ErrorCode
 from engines.core.numbers import SEED_LIMIT
-from engines.core.protocol import EngineError, SeatKind
+from engines.core.protocol import ArenaPlay, BadParams, EngineError, SeatKind
 
 
 class Lifecycle:
@@ -78,6 +78,8 @@ class Lifecycle:
             else:
                 params = engine.parse_params(raw)
                 seed = secrets.randbelow(SEED_LIMIT)
+            if isinstance(engine, ArenaPlay) and engine.arena_game(params):
+                raise BadParams(ErrorCode.BAD_PARAMS.value, "only an arena makes a berserk game")
         except EngineError as error:
             raise from_engine(error) from None
         if engine.rating_pool(params) is not None:

@@ -434,6 +434,11 @@ class ArenaPlay(Protocol):
         BadParams for a control the game has not, or a per-move one."""
         ...
 
+    def arena_game(self, params: Any) -> bool:
+        """Whether these params are an arena game's (berserk allowed): only an arena
+        makes one; the server refuses them from a player making a game (``bad_params``)."""
+        ...
+
     def berserk_move(self) -> Any:
         """The move (a value of the game's move type) that berserks the mover's seat;
         the server applies it for the seat that asks, in turn or not."""

@@ -156,6 +156,9 @@ class TrianglesEngine(OnlineParams, BaseEngine[Params, State, Move]):
             {"opponent": "online", "clock": clock, "rated": rated, "berserk": True}
         )
 
+    def arena_game(self, params_: Params) -> bool:
+        return rules.berserk_allowed(params_)
+
     def berserk_move(self) -> Move:
         return Berserk()
 

@@ -232,6 +232,14 @@ def test_berserk(client: Any, players: Any) -> None:
     refused = alice.post(f"/api/games/{plain['id']}/berserk")
     assert (refused.status_code, error_code(refused)) == (404, "no_arenas")
     assert alice.post("/api/games/nope/berserk").status_code == 404
+    # a berserk game is the arena's: a player cannot make one, nor a numbered one
+    arena_like = {"opponent": "online", "clock": "1+1", "berserk": True}
+    for body in ({"game": "triangles", "params": dict(arena_like)},
+                 {"game": "triangles", "number": plain["number"], "params": dict(arena_like)}):
+        made = alice.post("/api/games", json=body)
+        assert (made.status_code, error_code(made)) == (400, "bad_params"), made.text
+        del body["params"]["berserk"]  # the same game without it is made
+        assert alice.post("/api/games", json=body).status_code == 201
 
 
 def test_the_standings_are_the_stored_games(
