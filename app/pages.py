@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 
@@ -41,6 +42,13 @@ templates.env.globals["assets_version"] = lambda: site_assets().version
 templates.env.globals["catalog_url"] = lambda lang, bundle: site_assets().catalog_url(lang, bundle)
 
 router = APIRouter(include_in_schema=False)
+PageRoute = TypeVar("PageRoute", bound=Callable[..., Awaitable[Response]])
+
+
+def page(path: str) -> Callable[[PageRoute], PageRoute]:
+    """A page's route: GET, and HEAD (what uptime monitors and link checkers send; the
+    server sends the headers alone)."""
+    return router.api_route(path, methods=["GET", "HEAD"], response_class=HTMLResponse)
 
 
 def script_json(value: Any) -> str:
@@ -131,7 +139,7 @@ def lobby_games(engines: Any) -> tuple[list[dict[str, Any]], list[str]]:
 CONTINUE_MAX = 6  # the lobby's "continue" cards at most (static/js/lobby/remember.js)
 
 
-@router.get("/", response_class=HTMLResponse)
+@page("/")
 async def lobby(request: Request) -> HTMLResponse:
     services = request.app.state.services
     games, daily = lobby_games(services.catalog.engines)
@@ -159,7 +167,7 @@ async def continue_count(services: Any, player_id: str) -> int:
     return len(active.games)
 
 
-@router.get("/me", response_class=HTMLResponse)
+@page("/me")
 async def me(request: Request) -> HTMLResponse:
     """The player's page: name, games, statistics, streak, other devices. ``?code=`` (the
     transfer QR code's URL) adds who this browser is and who the code would make it; it
@@ -179,12 +187,12 @@ async def me(request: Request) -> HTMLResponse:
     return page
 
 
-@router.get("/play/{game}", response_class=HTMLResponse)
+@page("/play/{game}")
 async def play(request: Request, game: str) -> HTMLResponse:
     return game_page(request, game)
 
 
-@router.get("/play/{game}/{first}", response_class=HTMLResponse)
+@page("/play/{game}/{first}")
 async def play_variant_or_number(request: Request, game: str, first: str) -> HTMLResponse:
     """``/play/pairs/41739205-b`` (a shared board) or ``/play/blocks/classic10`` (a variant).
     Anything but one of the game's variants is taken as a number, so a wrong one
@@ -197,14 +205,14 @@ async def play_variant_or_number(request: Request, game: str, first: str) -> HTM
     return game_page(request, game, number=first)
 
 
-@router.get("/play/{game}/{variant}/{number}", response_class=HTMLResponse)
+@page("/play/{game}/{variant}/{number}")
 async def play_variant_number(
     request: Request, game: str, variant: str, number: str
 ) -> HTMLResponse:
     return game_page(request, game, variant=variant, number=number)
 
 
-@router.get("/daily/{game}", response_class=HTMLResponse)
+@page("/daily/{game}")
 async def daily(request: Request, game: str) -> HTMLResponse:
     _, daily_games = lobby_games(request.app.state.services.catalog.engines)
     if game not in daily_games:  # no such game, or one without a daily board
@@ -212,7 +220,7 @@ async def daily(request: Request, game: str) -> HTMLResponse:
     return game_page(request, game, daily=True)
 
 
-@router.get("/g/{game_id}", response_class=HTMLResponse)
+@page("/g/{game_id}")
 async def resume(request: Request, game_id: str) -> HTMLResponse:
     try:
         game = await request.app.state.services.store.game(game_id)
@@ -221,7 +229,7 @@ async def resume(request: Request, game_id: str) -> HTMLResponse:
     return game_page(request, game.engine, game_id=game.id)
 
 
-@router.get("/replay/{game_id}", response_class=HTMLResponse)
+@page("/replay/{game_id}")
 async def replay(request: Request, game_id: str) -> HTMLResponse:
     """A game replayed move by move with its own board drawing (static/js/replay.js)."""
     try:
@@ -255,7 +263,7 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
     )
 
 
-@router.get("/leaderboard/{game}", response_class=HTMLResponse)
+@page("/leaderboard/{game}")
 async def leaderboard(request: Request, game: str, clock: str | None = None) -> HTMLResponse:
     """The best-rated players of one pool, rendered on the server (no script needed). The
     pools are tabs by speed; without ``?clock=`` (a pool or a time control, as the API
@@ -289,14 +297,14 @@ async def leaderboard(request: Request, game: str, clock: str | None = None) -> 
     )
 
 
-@router.get("/arenas", response_class=HTMLResponse)
+@page("/arenas")
 async def arenas(request: Request) -> HTMLResponse:
     """The arenas: running, upcoming and finished ones (static/js/arenas.js reads
     /api/arenas) and the form that creates one."""
     return render(request, "arenas.html", page_name="arenas")
 
 
-@router.get("/arenas/{arena_id}", response_class=HTMLResponse)
+@page("/arenas/{arena_id}")
 async def arena(request: Request, arena_id: str, key: str | None = None) -> HTMLResponse:
     """One arena: its countdown, the player's Join / Pause, the live standings
     (static/js/arena.js: GET /api/arenas/{id}, the socket /ws/arenas/{id}). ``key`` opens

@@ -297,6 +297,18 @@ def test_every_response_carries_the_security_headers(site: Any) -> None:
     assert not {"content-security-policy", "x-frame-options"} & set(icon.headers)
 
 
+def test_a_page_answers_head_with_the_headers_of_its_get(site: Any) -> None:
+    """Uptime monitors and link checkers ask pages with HEAD: the same status and
+    headers as GET (the policy's nonce aside), no body; an API route still answers 405."""
+    client = site()
+    for path in ("/", "/play/triangles", "/leaderboard/triangles", "/arenas", "/g/nope"):
+        got, head = client.get(path), client.head(path)
+        assert (head.status_code, head.content) == (got.status_code, b""), path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+        assert_security_headers(head)
+    assert client.head("/api/games").status_code == 405
+
+
 def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
     """A page names the build's files (build.mjs, static/dist/manifest.json): each name
     carries its content's hash and is cached for good; the sources stay readable as
