@@ -45,9 +45,9 @@ def sideways(request: pytest.FixtureRequest, browser: Any, server_url: str) -> I
 def test_sideways_the_phone_field_plays_large_and_taps_land(sideways: Any) -> None:
     """The phone field (taller than wide) on a phone held sideways: the board takes most of
     the screen's width and its whole height under the header, the field is drawn turned
-    across it (its stars spread over more than 400 px), and two taps where the turned field
-    shows two stars draw that line (issue 36: it played at 183×329 px in the left
-    quarter)."""
+    across it (its stars spread wider than high, over more than 300 px), and two taps
+    where the turned field shows two stars draw that line (issue 36: it played at
+    183×329 px in the left quarter)."""
     page = sideways
     page.goto("/play/triangles")
     start_game(page, level="easy", stars=24, field="phone")
@@ -58,7 +58,9 @@ def test_sideways_the_phone_field_plays_large_and_taps_land(sideways: Any) -> No
     assert view["height"] > view["width"], "the phone field is taller than wide"
     xs = [star_xy(page, view, i)[0] for i in range(len(view["stars"]))]
     ys = [star_xy(page, view, i)[1] for i in range(len(view["stars"]))]
-    assert max(xs) - min(xs) > 400 and max(xs) - min(xs) > max(ys) - min(ys), (xs, ys)
+    # the stars of a random board reach the field's edges by chance: 398 px is seen on a
+    # field drawn turned, and the bug drew the whole field in 183 px
+    assert max(xs) - min(xs) > 300 and max(xs) - min(xs) > max(ys) - min(ys), (xs, ys)
     a, b = legal_lines(view)[0]
     draw(page, a, b, touch=True)
     lines = fetch(page)["view"]["lines"]
