@@ -50,6 +50,14 @@ def words(lang: str) -> dict[str, str]:
 # --------------------------------------------------------------------------- helpers
 
 
+def drawn_geometry(board: Any) -> list[float]:
+    """The board's data-geometry (board.js: "x0 y0 cellWidth cellHeight rows cols
+    transposed") once the page has laid the board out, which can be a frame after its
+    data-state says playing."""
+    expect(board).to_have_attribute("data-geometry", re.compile(r"\S"))
+    return [float(part) for part in (board.get_attribute("data-geometry") or "").split()]
+
+
 class PairsPage:
     """The page, plus what the test needs to know about the game behind it."""
 
@@ -103,8 +111,7 @@ class PairsPage:
         cell's row as its column on screen."""
         board = self.page.locator("#pairs-board")
         box = board.bounding_box()
-        x0, y0, cw, ch, _, _, transposed = map(
-            float, (board.get_attribute("data-geometry") or "").split())
+        x0, y0, cw, ch, _, _, transposed = drawn_geometry(board)
         row, col = (cell[1], cell[0]) if transposed else cell
         return box["x"] + x0 + (col + 0.5) * cw, box["y"] + y0 + (row + 0.5) * ch
 
@@ -588,8 +595,7 @@ def test_tiles_are_as_large_as_the_phone_allows_and_a_tap_takes_the_drawn_cell(
         pairs = PairsPage(context.new_page(), touch=True)
         pairs.open("/play/pairs/00004242-b")  # a classic board: 8 rows of 6
         board = pairs.page.locator("#pairs-board")
-        x0, y0, cw, ch, rows, cols, transposed = map(
-            float, (board.get_attribute("data-geometry") or "").split())
+        x0, y0, cw, ch, rows, cols, transposed = drawn_geometry(board)
         assert (rows, cols) == (8, 6)
         assert cw >= least and ch >= least, (cw, ch)
         assert transposed == (viewport["width"] > viewport["height"])

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import settle
 from tests.e2e.states import finished, open_dialog
+from tests.e2e.test_pairs import drawn_geometry
 from tests.qualify import qualify_page
 
 PHONE = {"width": 390, "height": 844}
@@ -248,8 +249,7 @@ def test_pairs_tiles_are_bigger_on_a_phone_held_sideways(browser: Any, server_ur
         page.goto("/play/pairs")
         board = page.locator("#pairs-board")
         expect(page.locator("#pairs")).to_have_attribute("data-state", re.compile("playing"))
-        x0, y0, cw, ch, rows, cols, across = map(
-            float, (board.get_attribute("data-geometry") or "").split())
+        x0, y0, cw, ch, rows, cols, across = drawn_geometry(board)
         assert rows == 8 and across == 1 and cw >= 45 and ch >= 47, (cw, ch)
         box = board.bounding_box() or {}
         assert box["y"] + y0 + cols * ch <= LANDSCAPE["height"], "the board runs off the screen"
