@@ -287,6 +287,7 @@ def play_to_the_end(page: Any, touch: bool, shot: Any = None, name: str = "") ->
     return snap
 
 
+@pytest.mark.slow  # under a minute a device, animations and all: the pass starts it first
 @pytest.mark.smoke  # make test-services runs it on PostgreSQL + Redis
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_a_whole_game_against_the_easy_computer(

@@ -179,6 +179,7 @@ def ready_for_rated(page: Any, name: str) -> None:
     qualify_page(page.request)
 
 
+@pytest.mark.slow  # half a minute on the real clock: the pass starts it first
 def test_a_silent_first_mover_aborts_and_both_end_cards_say_so(
     browser: Any, server_url: str, shot: Any
 ) -> None:
@@ -240,6 +241,7 @@ def test_a_silent_first_mover_aborts_and_both_end_cards_say_so(
         bob_ctx.close()
 
 
+@pytest.mark.slow  # a minute on the real clock: the pass starts it first
 def test_a_silent_player_flags_and_both_end_cards_say_so(
     browser: Any, server_url: str, shot: Any
 ) -> None:

@@ -265,6 +265,7 @@ def test_a_lobby_challenge_plays_on_this_page(browser: Any, server_url: str) -> 
         bob_ctx.close()
 
 
+@pytest.mark.slow  # a minute on the real clock: the pass starts it first
 def test_claim_the_win_when_the_opponent_stays_away(
     browser: Any, server_url: str, shot: Any
 ) -> None:
