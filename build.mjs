@@ -242,6 +242,9 @@ function catalog(lang) {
 // arenas' (the game page has its own few, games.<game>.arena.*), and (but on the game's
 // replay page) the replay's, the site's and the game's own.
 const PAGE_ONLY_KEYS = ['lobby.', 'me.', 'push.', 'offline.', 'arena.', 'arenas.'];
+// Words only the server's templates print, never a script (the leaderboard, the not-found
+// page, the app manifest's name): in no catalog file at all.
+const TEMPLATE_ONLY_KEYS = ['leaderboard.', 'site.notfound.', 'pwa.'];
 const REPLAY_KEYS = ['replay.'];
 // The arena pages' words (arenas.*) only they load: their slice, i18n/<lang>/arenas.json
 // (templates/arena.html names it), holds the site's shared words, the arenas' and of each
@@ -249,7 +252,7 @@ const REPLAY_KEYS = ['replay.'];
 const ARENA_KEYS = ['arenas.'];
 const ARENA_GAME_KEYS = ['title', 'clock.choice.', 'error.'];
 for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length)).sort()) {
-  const words = catalog(lang);
+  const words = Object.fromEntries(Object.entries(catalog(lang)).filter(([key]) => !TEMPLATE_ONLY_KEYS.some((prefix) => key.startsWith(prefix))));
   const kept = (test) => JSON.stringify(Object.fromEntries(Object.entries(words).filter(([key]) => test(key))));
   const starts = (key, prefixes) => prefixes.some((prefix) => key.startsWith(prefix));
   emit(`i18n/${lang}.json`, kept((key) => !starts(key, ARENA_KEYS)));

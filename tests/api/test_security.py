@@ -338,14 +338,16 @@ def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
     assert plain.text == (STATIC_DIR / "js" / "core" / "api.js").read_text("utf-8")
     assert plain.headers["cache-control"] == "no-cache"  # as written, for reading
     # A game page's words: its own and the shared ones, not the other games', nor the
-    # lobby's, /me's or the offline page's; its replay page's add the replay's (the
-    # site's replay.* and the game's own games.pairs.replay.*).
+    # lobby's, /me's or the offline page's, nor those only templates print (the
+    # leaderboard's, the not-found page's, the app manifest's: in no catalog file); its
+    # replay page's add the replay's (the site's replay.* and games.pairs.replay.*).
     words = client.get(assets.url("i18n/ru/pairs.json")).json()
     replay_words = client.get(assets.url("i18n/ru/pairs.replay.json")).json()
     whole = catalog("ru")
     others = (
         *(f"games.{name}." for name in ENGINES if name != "pairs"),
         *("lobby.", "me.", "push.", "offline.", "arena.", "arenas."),
+        *("leaderboard.", "site.notfound.", "pwa."),
     )
     assert replay_words == {k: text for k, text in whole.items() if not k.startswith(others)}
     replay_only = ("replay.", "games.pairs.replay.")
@@ -353,6 +355,8 @@ def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
     assert "games.pairs.title" in words and "common.new_game" in words and "error.busy" in words
     assert "games.pairs.replay.move.hint" in replay_words and "replay.moves" in replay_words
     assert f'href="{assets.url("i18n/en.json")}"' in client.get("/").text  # the lobby: all
+    lobby_words = client.get(assets.url("i18n/en.json")).json()
+    assert "lobby.title" in lobby_words and "leaderboard.title" not in lobby_words
     assert client.get("/static/dist/js/nope-AAAAAAAA.js").status_code == 404
     assert client.get("/static/dist/../../app/main.py").status_code == 404
 
