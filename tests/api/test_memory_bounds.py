@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.catalog import Catalog
@@ -13,6 +14,7 @@ from app.live import ROW_BYTES, LiveGames
 from app.main import create_app
 from app.models import Game, GameStatus
 from app.replays import PLY_BYTES, Replays
+from engines.core.weighed import WeighedLRU
 from engines.triangles import ENGINE as TRIANGLES
 from engines.triangles import board
 from tests.conftest import FakeClock
@@ -71,7 +73,12 @@ def played(game_id: str, seed: int, plies: int) -> tuple[Game, list[dict[str, An
     return row(game_id, seed, version=plies, status=GameStatus.OVER.value), entries
 
 
-async def test_replays_keep_the_most_recent_within_their_budget() -> None:
+async def test_replays_keep_the_most_recent_within_their_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An empty board cache of its own: a board grows as its crossings are worked out, so
+    # one another test of this process played on further would weigh more here.
+    monkeypatch.setattr(board, "BOARDS", WeighedLRU(board.CACHE_BYTES, lambda b: b.nbytes))
     logs = {f"g{seed}": played(f"g{seed}", seed, 6) for seed in range(1, 6)}
     admission = Admission(MemoryLimiter(), Settings(secret="memory-bounds-test-secret"))
     replays = Replays(LogStore(logs), CATALOG, admission, budget=1)
