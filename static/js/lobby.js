@@ -1,10 +1,11 @@
 /**
- * lobby — the games list (availability and variants from /api/catalog), the daily cards,
- * open online games (/api/open, refreshed every 5 s while the page is visible and online;
- * offline, the last list stays, under the site's banner, until the server is back), the
- * player's display name (/api/me), what the lobby remembers of the player
- * (lobby/remember.js: unfinished games, today's dailies done, the streak) and quick
- * pairing ("Play online now", lobby/seek.js) and the next arenas (lobby/arenas.js).
+ * lobby — the games list (availability and variants: what /api/catalog serves, in the
+ * page's JSON), the daily cards, open online games (/api/open, refreshed every 5 s while
+ * the page is visible and online; offline, the last list stays, under the site's banner,
+ * until the server is back), the player's display name (/api/me), what the lobby
+ * remembers of the player (lobby/remember.js: unfinished games, today's dailies done, the
+ * streak) and quick pairing ("Play online now", lobby/seek.js) and the next arenas
+ * (lobby/arenas.js).
  */
 
 import { api } from './core/api.js';
@@ -14,7 +15,7 @@ import { errorText as wordsFor } from './core/errors.js';
 import { fnv1a32 } from './core/daily.js';
 import { has, lang, t } from './core/i18n.js';
 import { intlReady } from './core/intl.js';
-import { el, toast } from './core/ui.js';
+import { el, pageConfig, toast } from './core/ui.js';
 import { variantParts, variantWords } from './core/variant.js';
 import { initArenas } from './lobby/arenas.js';
 import { remember } from './lobby/remember.js';
@@ -43,29 +44,22 @@ function chipKeys(game, variant, entry, param) {
 /** The game of the lobby's challenges: the one chosen in "Play online now", else the
  *  first whose catalog offers an online opponent. */
 function onlineGame() {
-  return seekGame() ?? [...(catalog?.values() ?? [])].find((g) => g.params?.opponent?.choices?.includes('online'))?.name ?? null;
+  return seekGame() ?? [...catalog.values()].find((g) => g.params?.opponent?.choices?.includes('online'))?.name ?? null;
 }
 
-let catalog = null;
+// The games (what /api/catalog serves) come with the page: name → catalog entry.
+const catalog = new Map(((/** @type {GameCatalog} */ (pageConfig())).games || []).map((game) => [game.name, game]));
 
 // Offline (an answer that never came), the page says so once, in the site's banner, and
 // reads everything again when the server is back: no notice claims the list below failed.
 const lost = watchConnection(() => loadAll());
 
-async function loadCatalog() {
-  const notice = document.getElementById('catalog-error');
-  try {
-    const data = /** @type {GameCatalog} */ (await api('GET', '/api/catalog'));
-    catalog = new Map((data.games || []).map((game) => [game.name, game]));
-    notice.hidden = true;
-    for (const card of document.querySelectorAll('.game-card[data-game], .daily-card[data-game]')) {
-      markCard(card);
-    }
-    const create = document.querySelector('[data-create-challenge]');
-    if (create) create.disabled = !onlineGame();
-  } catch (error) {
-    notice.hidden = lost(error);
+function markCards() {
+  for (const card of document.querySelectorAll('.game-card[data-game], .daily-card[data-game]')) {
+    markCard(card);
   }
+  const create = /** @type {HTMLButtonElement | null} */ (document.querySelector('[data-create-challenge]'));
+  if (create) create.disabled = !onlineGame();
 }
 
 function markCard(card) {
@@ -121,7 +115,7 @@ function ago(ms) {
 
 // A challenge in the catalog's words: the game, its variant (see core/variant.js), when.
 function describe(game) {
-  const entry = catalog?.get(game.game);
+  const entry = catalog.get(game.game);
   const parts = [has(`games.${game.game}.title`) ? t(`games.${game.game}.title`) : game.game];
   const variant = variantWords(game.game, variantParts(game.params, entry), entry);
   if (variant) parts.push(variant);
@@ -256,21 +250,16 @@ const nameForm = initNameForm({
   },
 });
 
-document.querySelector('[data-retry-catalog]')?.addEventListener('click', loadCatalog);
-
 // The date comes once a worker has loaded the formatters' data (core/intl.js): made here
 // first, the date formatter loaded it in the page's first script task.
 intlReady().then(showToday);
 function loadAll() {
   nameForm.load().then(seekPlayer);
-  // The open list and the remembered games speak the catalog's words: they come after it
-  // (loadCatalog never throws; without a catalog they fall back to plain names).
-  loadCatalog().then(() => {
-    initSeek(catalog);
-    intlReady().then(refreshOpen); // the rows say how long ago with a formatter
-    remember(catalog);
-  });
+  intlReady().then(refreshOpen); // the rows say how long ago with a formatter
+  remember(catalog);
 }
 
+markCards();
+initSeek(catalog);
 loadAll();
 initArenas();
