@@ -82,14 +82,15 @@ const PAGES = {
   arenas: { js: 'arenas.js', css: siteParts('arenas') },
   not_found: { js: null, css: siteParts('not_found') },
   offline: { js: 'offline.js', css: siteParts('offline') },
-  review: { css: sheet('review'), only: 'css' }, // added to a replay page when it has a review
   // A game served without a bundle of its own (one packaged outside this repository).
   game: { js: null, css: siteParts('game') },
-  replay: { js: 'replay.js', css: [...siteParts('replay'), ...sheet('replay')] },
+  // a replay page's styles hold its review's (review.css): the review shows on every
+  // finished game of a game that reviews, and a stylesheet of its own was a request more
+  replay: { js: 'replay.js', css: [...siteParts('replay'), ...sheet('replay'), ...sheet('review')] },
 };
 for (const game of GAMES) {
   PAGES[`game-${game}`] = { js: `games/${game}/main.js`, css: [...siteParts('game'), ...sheet(game)] };
-  PAGES[`replay-${game}`] = { js: 'replay.js', css: [...siteParts('replay'), ...sheet(game), ...sheet('replay')] };
+  PAGES[`replay-${game}`] = { js: 'replay.js', css: [...siteParts('replay'), ...sheet(game), ...sheet('replay'), ...sheet('review')] };
 }
 for (const [game, folder] of Object.entries(PACKAGES)) {
   const own = path.join(folder, 'static', `${game}.css`);
@@ -120,7 +121,6 @@ const pagesPlugin = {
 // precaches it twice, a page never loads it twice.
 const jsEntries = {}; // entry key → page name
 for (const [name, page] of Object.entries(PAGES)) {
-  if (page.only === 'css') continue;
   const key = page.key ?? (page.js ? page.js.replace(/\.js$/, '').replaceAll('/', '-').replace(/-main$/, '') : 'shell');
   if (!(key in jsEntries)) {
     jsEntries[key] = name;

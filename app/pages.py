@@ -34,7 +34,7 @@ templates = Jinja2Templates(
         autoescape=select_autoescape(),
     )
 )
-# {{ static("icons/icon-192.png") }}: a built file's immutable URL; {{ bundle("review") }}:
+# {{ static("icons/icon-192.png") }}: a built file's immutable URL; {{ bundle("lobby") }}:
 # a page's stylesheet, script and chunks (see app/assets.py).
 templates.env.globals["static"] = lambda path: site_assets().url(path)
 templates.env.globals["bundle"] = lambda name: site_assets().page(name)

@@ -84,7 +84,7 @@ BUILD_BUDGET_KB = {
 }
 # Files: a stylesheet, a script, a catalog (plus the icon, the HTML, the API calls); a
 # replay page's script also imports a chunk it shares with its board's (which it loads with
-# import(): not counted here), a request over the 10 the target allows with its review.
+# import(): not counted here), and its stylesheet holds its review's styles.
 FILES_OF_THE_BUILD = {"replay-blocks": 4, "replay-pairs": 4, "replay-triangles": 4}
 
 

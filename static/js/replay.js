@@ -208,7 +208,10 @@ async function boot() {
   let first;
   let module;
   try {
-    [first, module] = await Promise.all([api('GET', path(null, true)), import(`./games/${config.game}/replay.js`)]);
+    // the ply it opens at, with the timeline: a finished game opened without a #ply= is
+    // shown from its first answer (a game under way opens at its latest ply, the default)
+    const opening = hashPly() === null && !config.running ? 0 : null;
+    [first, module] = await Promise.all([api('GET', path(opening, true)), import(`./games/${config.game}/replay.js`)]);
   } catch (error) {
     fail(error);
     return;

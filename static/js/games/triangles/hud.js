@@ -223,13 +223,20 @@ function renderStats() {
   }
 }
 
-export async function loadStats() {
-  try {
-    S.stats = (await ctx.session.get('/api/stats/triangles')).stats || {};
-  } catch {
-    S.stats = S.stats || {};
-  }
-  renderStats();
+let statsLoading = null; // the request under way: asked again meanwhile, the page waits for it
+
+export function loadStats() {
+  statsLoading ??= (async () => {
+    try {
+      S.stats = (await ctx.session.get('/api/stats/triangles')).stats || {};
+    } catch {
+      S.stats = S.stats || {};
+    }
+    renderStats();
+  })().finally(() => {
+    statsLoading = null;
+  });
+  return statsLoading;
 }
 
 export function showNotice(kind = null) {
