@@ -5,6 +5,7 @@
  *
  *   render()       everything
  *   loadStats()    the player's results against each computer level (GET /api/stats)
+ *   statsRead()    once the stats asked for have come
  *   showNotice()   the cancelled / join card;  currentLook(), setLook(look)  Nebula or paper
  */
 
@@ -224,6 +225,11 @@ function renderStats() {
 }
 
 let statsLoading = null; // the request under way: asked again meanwhile, the page waits for it
+
+/** Once the stats the page asked for (if it is asking) have come. */
+export function statsRead() {
+  return statsLoading ?? Promise.resolve();
+}
 
 export function loadStats() {
   statsLoading ??= (async () => {

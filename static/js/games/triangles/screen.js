@@ -10,7 +10,7 @@
 
 import { takeArena } from './arena.js';
 import { finalModel } from './end.js';
-import { loadStats, render, showNotice } from './hud.js';
+import { loadStats, render, showNotice, statsRead } from './hud.js';
 import { ctx, mode, S } from './state.js';
 
 export function show(data) {
@@ -39,9 +39,12 @@ export function afterChange() {
     page.remember(); // a seated player's game under way
   }
   render();
+  if (view && !view.over) S.playedOn = true;
   if (view?.over && !S.finalShown) {
     S.finalShown = true;
-    if (mode() === 'computer') loadStats().then(() => showFinal());
+    // against the computer the card shows the results per level: read again when the game
+    // ended here, else the ones the page read at its start already count it
+    if (mode() === 'computer') (S.playedOn ? loadStats() : statsRead()).then(() => showFinal());
     else showFinal();
   }
 }

@@ -30,6 +30,7 @@ export const S = {
   display: null, // {scores, turn} while events are being played
   again: null, // the seat that closed a triangle and draws again
   finalShown: false,
+  playedOn: false, // a game under way was shown here: its end changes the stats the page read
   rematch: null,
   stats: null,
   public: false,
