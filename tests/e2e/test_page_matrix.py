@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.checks import layout_problems, violations
 from tests.e2e.conftest import NO_WORKER, shot
@@ -71,14 +72,16 @@ def page(contexts: dict[str, Any], browser: Any, server_url: str, viewport: str,
             is_mobile=touch, has_touch=touch, device_scale_factor=1, reduced_motion="reduce",
             **NO_WORKER,
         )
-    if not context.pages:
-        context.new_page()
-    page = context.pages[0]
-    page.unroute_all(behavior="ignoreErrors")
+    page = context.pages[0] if context.pages else context.new_page()
     context.set_offline(False)
-    if page.url.startswith(server_url):
-        page.evaluate("sessionStorage.clear()")  # the tab's: it outlives the page
-    page.goto("about:blank")  # the last state's page unloads: its sockets and timers end
+    try:
+        page.unroute_all(behavior="ignoreErrors")
+        if page.url.startswith(server_url):
+            page.evaluate("sessionStorage.clear()")  # the tab's: it outlives the page
+        page.goto("about:blank")  # the last state's page unloads: its sockets and timers end
+    except PlaywrightError:  # a state that failed left it broken (crashed, hung): a new tab
+        page.close()
+        page = context.new_page()
     context.clear_cookies()
     cdp = context.new_cdp_session(page)
     cdp.send("Storage.clearDataForOrigin", {"origin": server_url, "storageTypes": "all"})
