@@ -5,7 +5,7 @@
  *
  *   render()       everything
  *   loadStats()    the player's results against each computer level (GET /api/stats)
- *   statsRead()    once the stats asked for have come
+ *   statsRead()    once the stats last asked for have come
  *   showNotice()   the cancelled / join card;  currentLook(), setLook(look)  Nebula or paper
  */
 
@@ -224,24 +224,22 @@ function renderStats() {
   }
 }
 
-let statsLoading = null; // the request under way: asked again meanwhile, the page waits for it
+let statsLoading = Promise.resolve(); // the page's last request for them
 
-/** Once the stats the page asked for (if it is asking) have come. */
+/** Once the stats the page last asked for have come. */
 export function statsRead() {
-  return statsLoading ?? Promise.resolve();
+  return statsLoading;
 }
 
 export function loadStats() {
-  statsLoading ??= (async () => {
+  statsLoading = (async () => {
     try {
       S.stats = (await ctx.session.get('/api/stats/triangles')).stats || {};
     } catch {
       S.stats = S.stats || {};
     }
     renderStats();
-  })().finally(() => {
-    statsLoading = null;
-  });
+  })();
   return statsLoading;
 }
 
