@@ -252,9 +252,9 @@ const REPLAY_KEYS = ['replay.'];
 const ARENA_KEYS = ['arenas.'];
 const ARENA_GAME_KEYS = ['title', 'clock.choice.', 'error.'];
 for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length)).sort()) {
-  const words = Object.fromEntries(Object.entries(catalog(lang)).filter(([key]) => !TEMPLATE_ONLY_KEYS.some((prefix) => key.startsWith(prefix))));
-  const kept = (test) => JSON.stringify(Object.fromEntries(Object.entries(words).filter(([key]) => test(key))));
   const starts = (key, prefixes) => prefixes.some((prefix) => key.startsWith(prefix));
+  const words = Object.fromEntries(Object.entries(catalog(lang)).filter(([key]) => !starts(key, TEMPLATE_ONLY_KEYS)));
+  const kept = (test) => JSON.stringify(Object.fromEntries(Object.entries(words).filter(([key]) => test(key))));
   emit(`i18n/${lang}.json`, kept((key) => !starts(key, ARENA_KEYS)));
   const gameWords = CATALOG_GAMES.flatMap((game) => ARENA_GAME_KEYS.map((part) => `games.${game}.${part}`));
   emit(

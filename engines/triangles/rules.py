@@ -178,8 +178,8 @@ def berserk_open(state: State) -> tuple[bool, bool]:
     neither gone berserk nor drawn a line."""
     if state.over or state.clocks is None or not berserk_allowed(state.params):
         return (False, False)
-    drawn = {mover for _, _, mover in state.lines}
-    return (not state.berserk[0] and 0 not in drawn, not state.berserk[1] and 1 not in drawn)
+    return (not state.berserk[0] and lines_of(state, 0) == 0,
+            not state.berserk[1] and lines_of(state, 1) == 0)
 
 
 def berserk(state: State, seat: int, at_ms: int) -> tuple[State, list[TrianglesEvent]]:
@@ -193,7 +193,7 @@ def berserk(state: State, seat: int, at_ms: int) -> tuple[State, list[TrianglesE
         raise IllegalMove("no_berserk", "this game does not allow berserk")
     if state.berserk[seat]:
         raise IllegalMove("already_berserk", "you have gone berserk already")
-    if any(mover == seat for _, _, mover in state.lines):
+    if lines_of(state, seat):
         raise IllegalMove("berserk_too_late", "berserk is only possible before your first line")
     flags = (True, state.berserk[1]) if seat == 0 else (state.berserk[0], True)
     new = replace(state, clocks=clock.berserk(state.clocks, seat), berserk=flags)

@@ -272,13 +272,8 @@ async def play_match(stack: Stack) -> str:
 
 def test_online_match_across_both_processes_through_nginx(stack: Stack) -> None:
     game_id = asyncio.run(play_match(stack))
-    socket_path = f"/ws/games/{game_id}"
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:  # nginx logs a socket when it closes
-        sockets = [entry for entry in stack.access_log() if entry[1] == socket_path]
-        if len(sockets) == 2:
-            break
-        time.sleep(0.1)
+    # nginx logs a socket when it closes
+    sockets = stack.last_logged("GET", f"/ws/games/{game_id}", ["101", "101"])
     assert [entry[2] for entry in sockets] == ["101", "101"]
     assert {entry[3] for entry in sockets} == set(stack.upstreams), sockets
 

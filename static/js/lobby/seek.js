@@ -245,7 +245,6 @@ async function cancel() {
 }
 
 export function initSeek(catalog) {
-  if (game) return; // wired already (the lobby reads its data again after an outage)
   games = [...(catalog?.values() ?? [])].filter((g) => g.online_play && g.params?.clock);
   if (!section || !games.length) return;
   renderGames();
