@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.i18n import catalog
+from tests.e2e.conftest import settle
 
 pytestmark = pytest.mark.e2e
 
@@ -615,6 +616,7 @@ def test_reduced_motion_shows_events_at_once(browser: Any, server_url: str) -> N
     context = browser.new_context(base_url=server_url, reduced_motion="reduce")
     page, problems = open_page(context)
     start_game(page, level="easy")
+    settle(page)  # the field laid out where the taps will land (under load it came late)
     view = fetch(page)["view"]
     a, b = legal_lines(view)[0]
     tap_star(page, view, a)
