@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -13,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, select_autoescape
+from jinja2.ext import Extension
 
 from app.api.ratings import pool_of, pools_by_speed
 from app.assets import page_bundle, site_assets
@@ -26,12 +28,25 @@ from app.outage import is_outage
 from app.reviews import aborted
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+INDENT = re.compile(r"\n\s+")
+
+
+class DropIndent(Extension):
+    """A template's indentation is for its reader, not the browser: each line's leading
+    blanks and the blank lines go when the template is compiled (a line break stays, so what
+    the page shows is the same; no template holds <pre> or <textarea>)."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        return INDENT.sub("\n", source)
+
+
 # The site's templates, then those a game packaged outside the repository brings.
 GAME_PACKAGES = GamePackages()
 templates = Jinja2Templates(
     env=Environment(
         loader=ChoiceLoader([FileSystemLoader(TEMPLATES_DIR), GAME_PACKAGES]),
         autoescape=select_autoescape(),
+        extensions=[DropIndent],
     )
 )
 # {{ static("icons/icon-192.png") }}: a built file's immutable URL; {{ bundle("lobby") }}:

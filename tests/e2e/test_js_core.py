@@ -28,6 +28,13 @@ def run(page: Any, module: str, body: str, arg: Any = None) -> Any:
     )
 
 
+# What core/socket.js is handed by the session that loads it (it imports nothing itself).
+SOCKET_NEEDS = """
+    const needs = {ApiError: (await import('/static/js/core/api.js')).ApiError,
+                   t: (await import('/static/js/core/i18n.js')).t};
+"""
+
+
 def test_local_date_and_name_hash(page: Any) -> None:
     # fnv1a32 stays in the browser for the lobby's avatar colours (not a rule: no seed).
     names = [f"{game}:{date}" for game in GAMES for date in DATES]
@@ -62,7 +69,7 @@ def test_api_error_shape(page: Any) -> None:
 def test_game_socket_state_move_result_and_error(page: Any) -> None:
     game = page.request.post("/api/games", data={"game": "triangles",
                                                  "params": {"opponent": "human"}}).json()
-    result = run(page, "api", """
+    result = run(page, "socket", SOCKET_NEEDS + """
         const seen = [];
         const states = [];
         let opened;
@@ -71,7 +78,7 @@ def test_game_socket_state_move_result_and_error(page: Any) -> None:
           onState: (msg) => { states.push(msg.version); opened(); },
           onMove: (msg) => seen.push(['move', msg.version]),
           onStatus: (s) => seen.push(['status', s]),
-        });
+        }, needs);
         await ready;
         const answer = await socket.move(0, {type: 'resign'});
         let refused;
@@ -94,13 +101,13 @@ def test_a_state_frame_before_the_result_keeps_the_movers_events(page: Any) -> N
     answered by its result, events and all, never by the state."""
     game = page.request.post("/api/games", data={"game": "triangles",
                                                  "params": {"opponent": "human"}}).json()
-    result = run(page, "api", """
+    result = run(page, "socket", SOCKET_NEEDS + """
         let opened;
         const ready = new Promise((resolve) => { opened = resolve; });
         const states = [];
         const socket = new m.GameSocket(arg, {
           onState: (msg) => { states.push(msg.version); opened(); },
-        });
+        }, needs);
         await ready;
         const moving = socket.move(0, {type: 'resign'});
         socket.sync();

@@ -40,22 +40,27 @@
  *   session.serverClockNow()  the server's clock by the last answer + local time since (runs
  *                             on while offline: the server keeps charging a chess clock)
  *   session.online            false while the server cannot be reached
- *   session.connect(handlers) opens the GameSocket for live games (its status is the connection;
- *                             its state and move frames are taken in the queue, see hooks)
+ *   await session.connect(handlers) opens the GameSocket for live games (its status is the
+ *                             connection; its state and move frames are taken in the queue, see
+ *                             hooks); its module (core/socket.js) is loaded then, so a page
+ *                             playing over REST never downloads it. → the socket, or null when
+ *                             disconnect() or another connect() came while it loaded
  *
  * While the server cannot be reached the page says so (a banner, body[data-connection=
  * "offline"]) until it can again; the session probes it and, once back, adopts the server's
  * state, so play resumes by itself.
  */
 
-import { api, GameSocket, moveAnswer } from './api.js';
+import { ApiError, api, moveAnswer } from './api.js';
 import { setConnection } from './connection.js';
+import { t } from './i18n.js';
 import { reloadFor, shouldReload } from './deploy.js';
 import { storage } from './storage.js';
 import { pageVersion } from './worker.js';
 
 /** @import { GameAnswer, GameStatus, LoadedGame, MoveAnswer, MoveFrame, Received, SocketResult, StateFrame } from '../types/wire' */
 /** @import { MoveOutcome, SessionHooks, SocketHandlers } from '../types/page' */
+/** @import { GameSocket } from './socket.js' */
 
 const PROBE_MS = [1000, 2000, 3000, 5000];
 /** @type {MoveOutcome} */ const GONE = Object.freeze({ ok: false, gone: true, error: null });
@@ -86,7 +91,8 @@ export class Session {
     this.chain = Promise.resolve();
     this.pending = 0;
     document.body.dataset.pending = '0';
-    this.socket = null;
+    this.socket = /** @type {GameSocket | null} */ (null);
+    this.connecting = /** @type {object | null} */ (null); // a connect() loading the socket's module
     this.probeTimer = 0;
     this.probes = 0;
     setConnection('online');
@@ -288,9 +294,14 @@ export class Session {
   /** Opens the socket. Its state and move frames are queued behind the moves in flight and
    *  taken here (a move frame that does not follow the version on screen is adopted whole);
    *  the other handlers (onMessage, onStatus) are the page's. */
-  /** @param {SocketHandlers} handlers @param {number} [since] */
-  connect(handlers, since = this.version) {
+  /** @param {SocketHandlers} handlers @param {number} [since] @returns {Promise<GameSocket | null>} */
+  async connect(handlers, since = this.version) {
     this.disconnect();
+    const attempt = {};
+    this.connecting = attempt;
+    const { GameSocket } = await import('./socket.js');
+    if (this.connecting !== attempt) return null; // given up, or another socket asked for
+    this.connecting = null;
     let opened = false;
     const socket = new GameSocket(this.id, {
       ...handlers,
@@ -305,7 +316,7 @@ export class Session {
         }
         handlers.onStatus?.(status);
       },
-    }, { since });
+    }, { since, ApiError, t });
     this.socket = socket;
     return socket;
   }
@@ -327,6 +338,7 @@ export class Session {
   }
 
   disconnect() {
+    this.connecting = null;
     this.socket?.close();
     this.socket = null;
   }

@@ -30,7 +30,7 @@ export interface PageHooks extends SessionHooks {
   address?: () => string | null;
 }
 
-/** core/api.js GameSocket's handlers. */
+/** core/socket.js GameSocket's handlers. */
 export interface SocketHandlers {
   onState?: (msg: Received<StateFrame>) => void;
   onMove?: (msg: Received<MoveFrame>) => void;

@@ -81,7 +81,9 @@ export function opened(how) {
   } else {
     show(data);
   }
-  if (mode() === 'online' || session.spectator) ctx.online.connect(session.id, session.version);
+  // an online game's socket brings its rematch too; another's game against the computer (or
+  // hot-seat) is watched live until it ends, and then nothing more can happen to it
+  if (mode() === 'online' || (session.spectator && !session.view?.over)) ctx.online.connect(session.id, session.version);
   if (session.status === 'waiting' && session.spectator) join(); // asks for a name first if needed
 }
 

@@ -26,6 +26,7 @@ export class Online {
   constructor(ctx) {
     this.ctx = ctx;
     this.socket = null;
+    this.opening = false; // the session is loading the socket's code
     this.gameId = null;
     this.snoozedUntil = 0;
     this.ticker = 0;
@@ -40,26 +41,34 @@ export class Online {
   }
 
   connect(gameId, since = -1) {
-    if (this.socket && this.gameId === gameId) return;
+    if ((this.socket || this.opening) && this.gameId === gameId) return;
     this.close();
     this.gameId = gameId;
+    this.opening = true;
     // through the session: its socket's status is the page's connection state
-    this.socket = this.ctx.session.connect({
+    const session = this.ctx.session;
+    session.connect({
       onMessage: (msg) => this.message(msg),
       onStatus: () => this.ctx.render(),
-    }, since);
+    }, since).then((socket) => {
+      if (!socket || socket !== session.socket) return; // closed while the socket's code loaded
+      this.socket = socket;
+      this.opening = false;
+    });
     clearInterval(this.ticker);
     this.ticker = setInterval(() => this.ctx.render(), 1000);
   }
 
   get status() {
-    return this.socket ? this.socket.status : 'closed';
+    if (this.socket) return this.socket.status;
+    return this.opening ? 'connecting' : 'closed';
   }
 
   close() {
     clearInterval(this.ticker);
-    if (this.socket) this.ctx.session.disconnect();
+    if (this.socket || this.opening) this.ctx.session.disconnect();
     this.socket = null;
+    this.opening = false;
   }
 
   /** @param {ServerFrame} msg a frame the session leaves to the page */
