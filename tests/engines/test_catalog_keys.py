@@ -16,8 +16,8 @@ and engines/):
    or when a script builds its prefix (``error.${code}``) or hands it on written whole
    (``'lobby.open.error'``), and ``<code>`` is a code the server or the client answers
    with: an ``AppCode`` or ``ErrorCode`` member, a code the game's engine raises (for
-   ``games.<game>.error.<code>``), or a code ``static/js/core/api.js`` makes itself
-   (``network``, ``timeout`` ...). Rule 3 never makes an error key used.
+   ``games.<game>.error.<code>``), or a code ``static/js/core/api.js`` or ``socket.js``
+   makes itself (``network``, ``timeout`` ...). Rule 3 never makes an error key used.
 """
 
 from __future__ import annotations
@@ -89,12 +89,14 @@ def matcher(pattern: str) -> re.Pattern[str]:
     return re.compile(f"^{body}$")
 
 
-CLIENT_CODES = set(
-    re.findall(
-        r"""(?:new ApiError\([^,]+,\s*|failPending\()'(\w+)'""",
-        (ROOT / "static" / "js" / "core" / "api.js").read_text("utf-8"),
+CLIENT_CODES = {
+    code
+    for module in ("api.js", "socket.js")
+    for code in re.findall(
+        r"""(?:new (?:this\.)?ApiError\([^,]+,\s*|failPending\()'(\w+)'""",
+        (ROOT / "static" / "js" / "core" / module).read_text("utf-8"),
     )
-)
+}
 SERVER_CODES = {str(code) for code in AppCode} | {str(code) for code in ErrorCode}
 
 
