@@ -14,6 +14,7 @@ import logging
 import math
 import time
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
@@ -52,14 +53,26 @@ class Presence(ABC):
 
     def __init__(self) -> None:
         self.tracked: set[Lease] = set()
+        self.held: Counter[tuple[str, int]] = Counter()  # (game id, seat) → its leases here
 
     async def join(self, leases: list[Lease], now_ms: int) -> None:
+        for lease in set(leases) - self.tracked:
+            self.held[lease[:2]] += 1
         self.tracked.update(leases)
         await self.hold(leases, now_ms + LEASE_MS)
 
     async def leave(self, leases: list[Lease], now_ms: int) -> None:
+        for lease in set(leases) & self.tracked:
+            self.held[lease[:2]] -= 1
+            if not self.held[lease[:2]]:
+                del self.held[lease[:2]]
         self.tracked.difference_update(leases)
         await self.hold(leases, now_ms)
+
+    def held_here(self, game_id: str, seat: int) -> bool:
+        """A socket of this process holds the seat: it is connected, known without a round
+        trip (a move's push check asks this first; only a seat held elsewhere costs one)."""
+        return (game_id, seat) in self.held
 
     async def renew_forever(self, now_ms: Callable[[], int]) -> None:
         while True:

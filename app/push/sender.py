@@ -206,16 +206,11 @@ class PushNotices:
 
     async def deliver(self, notice: Notice) -> None:
         if notice.kind == "your_turn":
-            seats = await self.presence.seats(
-                notice.game_id, notice.seat_count, self.clock.now_ms()
-            )
-            if seats[notice.seat].connected:
+            if await self.connected(notice.game_id, notice.seat, notice.seat_count):
                 return  # the game is open: the page shows the move itself
         if notice.kind == "arena_paired" and notice.arena_id is not None:
             # An arena page that is open takes its player to the game itself.
-            key = arena_lease(notice.arena_id, notice.player_id)
-            seats = await self.presence.seats(key, 1, self.clock.now_ms())
-            if seats[0].connected:
+            if await self.connected(arena_lease(notice.arena_id, notice.player_id), 0, 1):
                 return
         subscriptions = await self.store.subscriptions(notice.player_id, notice.wanted)
         if not subscriptions:
@@ -230,6 +225,13 @@ class PushNotices:
             task = asyncio.create_task(self._send(notice, sub, opponent, budget))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
+
+    async def connected(self, key: str, seat: int, seat_count: int) -> bool:
+        """The seat's page is open: on this process (no round trip), or on any (presence)."""
+        if self.presence.held_here(key, seat):
+            return True
+        seats = await self.presence.seats(key, seat_count, self.clock.now_ms())
+        return seats[seat].connected
 
     async def _send(
         self, notice: Notice, sub: Subscription, opponent: str | None, budget: RetryBudget
