@@ -18,7 +18,7 @@ from jinja2.ext import Extension
 
 from app.api.ratings import pool_of, pools_by_speed
 from app.assets import page_bundle, site_assets
-from app.catalog import entry, reviewer
+from app.catalog import computer, entry, reviewer
 from app.errors import AppError
 from app.fair_play import BOARD_RULES
 from app.game_pages import GamePackages
@@ -132,15 +132,39 @@ def has_template(request: Request, name: str) -> bool:
     return True
 
 
-def game_page(request: Request, game: str, **page: Any) -> HTMLResponse:
+async def game_page(request: Request, game: str, **page: Any) -> HTMLResponse:
     catalog = request.app.state.services.catalog
     if game not in catalog or not has_template(request, f"games/{game}.html"):
         return render(request, "not_found.html", status=404, game=game)
     # The game's catalog entry (what /api/catalog serves) comes with the page: the
     # templates and scripts take choices, levels and counts from it, never from a list of
     # their own.
-    catalog_entry = entry(catalog.engine(game))
-    return render(request, f"games/{game}.html", game=game, catalog=catalog_entry, **page)
+    engine = catalog.engine(game)
+    mine = await player_results(request, game, computer(engine) is not None)
+    return render(request, f"games/{game}.html", game=game, catalog=entry(engine), **mine, **page)
+
+
+async def player_results(request: Request, game: str, has_computer: bool) -> dict[str, Any]:
+    """What a game page asks for first, read for it and sent with it (a request less on
+    each visit): the player's ``records`` in the game (GET /api/records?game=) and, in a
+    game with a computer player, their results against it, ``stats`` (GET
+    /api/stats/<game>). A new player has none, read from nowhere; a database that does
+    not answer leaves them out, and the page asks for them itself."""
+    if request.state.new_player:
+        return {"records": [], **({"stats": {}} if has_computer else {})}
+    reads = request.app.state.services.reads
+    player_id = request.state.player_id
+    try:
+        records = await reads.records(player_id, game)
+        found: dict[str, Any] = {"records": records.model_dump(mode="json")["records"]}
+        if has_computer:
+            stats = await reads.computer_stats(player_id, game)
+            found["stats"] = stats.model_dump(mode="json")["stats"]
+    except Exception as error:  # noqa: BLE001 - only an outage is swallowed
+        if not is_outage(error):
+            raise
+        return {}
+    return found
 
 
 def lobby_games(engines: Any) -> tuple[list[dict[str, Any]], list[str]]:
@@ -205,7 +229,7 @@ async def me(request: Request) -> HTMLResponse:
 
 @page("/play/{game}")
 async def play(request: Request, game: str) -> HTMLResponse:
-    return game_page(request, game)
+    return await game_page(request, game)
 
 
 @page("/play/{game}/{first}")
@@ -217,15 +241,15 @@ async def play_variant_or_number(request: Request, game: str, first: str) -> HTM
     catalog = request.app.state.services.catalog
     variants = catalog.engine(game).describe().get("rulesets", {}) if game in catalog else {}
     if first in variants:
-        return game_page(request, game, variant=first)
-    return game_page(request, game, number=first)
+        return await game_page(request, game, variant=first)
+    return await game_page(request, game, number=first)
 
 
 @page("/play/{game}/{variant}/{number}")
 async def play_variant_number(
     request: Request, game: str, variant: str, number: str
 ) -> HTMLResponse:
-    return game_page(request, game, variant=variant, number=number)
+    return await game_page(request, game, variant=variant, number=number)
 
 
 @page("/daily/{game}")
@@ -233,7 +257,7 @@ async def daily(request: Request, game: str) -> HTMLResponse:
     _, daily_games = lobby_games(request.app.state.services.catalog.engines)
     if game not in daily_games:  # no such game, or one without a daily board
         return render(request, "not_found.html", status=404, game=None)
-    return game_page(request, game, daily=True)
+    return await game_page(request, game, daily=True)
 
 
 @page("/g/{game_id}")
@@ -242,7 +266,7 @@ async def resume(request: Request, game_id: str) -> HTMLResponse:
         game = await request.app.state.services.store.game(game_id)
     except AppError:
         return render(request, "not_found.html", status=404, game=None)
-    return game_page(request, game.engine, game_id=game.id)
+    return await game_page(request, game.engine, game_id=game.id)
 
 
 @page("/replay/{game_id}")

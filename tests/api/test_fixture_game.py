@@ -16,6 +16,7 @@ from app.i18n import LANGUAGES, catalog, package_catalogs, words
 from engines.registry import ENGINES, served
 from tests.fixtures.games.lampsout import ENGINE as LAMPSOUT
 from tests.fixtures.games.lampsout import LampsOut, Params
+from tests.pages import page_json
 
 
 class DailyLamps(LampsOut):
@@ -102,6 +103,9 @@ def test_a_lower_is_better_game_is_served_recorded_and_replayed(
             "played": 3,
         }
     ]
+    # Its page brings them, read for it (it has no computer player: no stats).
+    config = page_json(alice.get("/play/lampsout").text)
+    assert config["records"] == records and "stats" not in config
     history = alice.get("/api/me/games", params={"game": "lampsout"}).json()["games"]
     assert [(g["id"], g["score"]) for g in history] == [
         (last["id"], lit + 2),

@@ -39,6 +39,10 @@
  *   page.refuse(error, {refresh?, sound?})  a refused move: its words through hooks.notice, the
  *                             "refused" sound, and the server's state again when the code
  *                             says the game moved on (game_over, time_up, or `refresh` codes)
+ *   page.mine(key, path)      the player's `key` ("records", "stats"): the first time, as the
+ *                             page's JSON brought it (the server read it for the page); after
+ *                             that (a game has ended since), asked anew at `path`; → what
+ *                             `path` answers, {[key]: value}
  *   page.text(error)          the words for an error (core/errors.js)
  *   page.url(path, query?)    the absolute address of a path on this site
  *   page.copy(url) / page.share(url, title?)  the end card's and the menu's link actions
@@ -84,6 +88,16 @@ export class GamePage {
 
   get online() {
     return this.session.online;
+  }
+
+  /** @param {'records' | 'stats'} key @param {string} path @returns {Promise<any>} */
+  async mine(key, path) {
+    if (key in this.config) {
+      const value = this.config[key];
+      delete this.config[key]; // read once: a later call wants what has changed since
+      return { [key]: value };
+    }
+    return this.session.get(path);
   }
 
   connected(state) {

@@ -23,7 +23,7 @@ export function createEnding(ctx) {
 
   async function loadRecords() {
     try {
-      records = /** @type {Records} */ (await session.get('/api/records?game=pairs')).records || [];
+      records = /** @type {Records} */ (await page.mine('records', '/api/records?game=pairs')).records || [];
       ctx.render();
     } catch {
       /* the records are a nicety */

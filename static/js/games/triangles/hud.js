@@ -4,7 +4,8 @@
  * panel, the claim bar and the computer statistics. Words come from the catalog.
  *
  *   render()       everything
- *   loadStats()    the player's results against each computer level (GET /api/stats)
+ *   loadStats()    the player's results against each computer level (first as the page
+ *                  brought them, then GET /api/stats)
  *   statsRead()    once the stats last asked for have come
  *   showNotice()   the cancelled / join card;  currentLook(), setLook(look)  Nebula or paper
  */
@@ -234,7 +235,7 @@ export function statsRead() {
 export function loadStats() {
   statsLoading = (async () => {
     try {
-      S.stats = (await ctx.session.get('/api/stats/triangles')).stats || {};
+      S.stats = (await ctx.page.mine('stats', '/api/stats/triangles')).stats || {};
     } catch {
       S.stats = S.stats || {};
     }
