@@ -2,7 +2,7 @@
 checker (``tsc``, tsconfig.json, as ``make lint`` runs it) over a copy of ``static/js`` whose
 ``types/api.d.ts`` is generated afresh from the app's OpenAPI document. The copy as it is
 passes; with a key the document does not have planted in it (a snapshot's field misspelt in
-core/session.js, a socket frame's in core/api.js, and a game's view or move key in its
+core/session.js, a socket frame's in core/socket.js, and a game's view or move key in its
 module, for each game whose schemas the document publishes) the check fails, naming the
 file and the line of each. Skipped without Node.js or the front end's node_modules (``make
 test`` installs them: npm ci)."""
@@ -55,7 +55,7 @@ CORE_PLANTS = (
     Plant("core/session.js", "if (typeof data.server_ms === 'number') {",
           "if (typeof data.server_mz === 'number') {"),
     # a client frame's field (sync's version) misspelt where the socket sends it
-    Plant("core/api.js", "return this.send({ type: 'sync', version: this.version });",
+    Plant("core/socket.js", "return this.send({ type: 'sync', version: this.version });",
           "return this.send({ type: 'sync', versoin: this.version });"),
 )
 
