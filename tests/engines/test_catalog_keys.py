@@ -205,7 +205,7 @@ def test_the_rules_find_dead_keys_and_spare_used_ones() -> None:
         "replay.lines",  # dead: not a choice
         "error.game_over",  # 4: ErrorCode
         "error.stale_version",  # 4: AppCode
-        "error.timeout",  # 4: api.js
+        "error.timeout",  # 4: socket.js
         "error.unknown_variant",  # dead: no such code
         "games.pairs.error.no_path",  # 4: the pairs engine raises it
         "games.pairs.error.occupied",  # dead: a blocks code
