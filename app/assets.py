@@ -165,7 +165,7 @@ class StaticTree(StaticFiles):
                 headers = {"content-encoding": name, "vary": "Accept-Encoding"}
                 kind = response.media_type
                 return FileResponse(path, media_type=kind, headers=headers, stat_result=path.stat())
-        return response  # as built (app/main.py's GZipMiddleware adds its Vary)
+        return response  # as built (app/main.py's CompressMiddleware adds its Vary)
 
 
 def accepted_encodings(header: str) -> set[str]:

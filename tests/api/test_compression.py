@@ -1,4 +1,4 @@
-"""Pages, scripts, styles and JSON go out compressed to clients that accept gzip."""
+"""Pages, scripts, styles and JSON go out compressed: brotli to clients that take it, else gzip."""
 
 from __future__ import annotations
 
@@ -17,6 +17,19 @@ def test_text_answers_are_gzipped(make_client: Any) -> None:
         assert answer.headers["x-content-type-options"] == "nosniff"  # headers survive gzip
     plain = client.get("/static/css/me.css", headers={"accept-encoding": "identity"})
     assert "content-encoding" not in plain.headers
+
+
+def test_pages_and_json_go_out_in_brotli_where_browsers_take_it(make_client: Any) -> None:
+    client = make_client()
+    browser = "gzip, deflate, br, zstd"  # what Chromium sends: zstd is not used (app/main.py)
+    for path in ("/play/triangles", "/api/catalog"):
+        brotli = client.get(path, headers={"accept-encoding": browser})
+        gzipped = client.get(path, headers={"accept-encoding": "gzip"})
+        plain = client.get(path, headers={"accept-encoding": "identity"})
+        assert brotli.headers["content-encoding"] == "br", path
+        assert brotli.headers["vary"] == "Accept-Encoding", path
+        assert brotli.content == plain.content, path  # the same page, decoded
+        assert int(brotli.headers["content-length"]) < int(gzipped.headers["content-length"])
 
 
 def test_the_builds_files_go_out_as_compressed_once_by_the_build(make_client: Any) -> None:
