@@ -11,7 +11,7 @@
 //   carries another page's styles;
 // - the catalogs, each merged from the site's shared file (static/i18n/<lang>.json) and
 //   every game's own (static/i18n/games/<game>/<lang>.json): each language whole (the
-//   lobby, /me) and two slices per game: its words and the shared ones, without the other
+//   lobby, /me), the shell's words alone (SHELL_KEYS) and two slices per game: its words and the shared ones, without the other
 //   games', nor those of the lobby, /me or the offline page (PAGE_ONLY_KEYS), for its play
 //   page, and with the replay's (replay.*, games.<game>.replay.*) for its replay;
 // - the icons, copied;
@@ -246,6 +246,10 @@ const PAGE_ONLY_KEYS = ['lobby.', 'me.', 'push.', 'offline.', 'arena.', 'arenas.
 // page, the app manifest's name): in no catalog file at all.
 const TEMPLATE_ONLY_KEYS = ['leaderboard.', 'site.notfound.', 'pwa.'];
 const REPLAY_KEYS = ['replay.'];
+// The words shell.js itself shows (the theme and sound toggles): the whole catalog of the
+// pages whose script is the shell alone, the leaderboard and the not-found page
+// (i18n/<lang>/shell.json, their templates name it).
+const SHELL_KEYS = ['site.'];
 // The arena pages' words (arenas.*) only they load: their slice, i18n/<lang>/arenas.json
 // (templates/arena.html names it), holds the site's shared words, the arenas' and of each
 // game its title, clocks and refusals; the whole catalog (the lobby's, /me's) goes without.
@@ -256,6 +260,7 @@ for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).ma
   const words = Object.fromEntries(Object.entries(catalog(lang)).filter(([key]) => !starts(key, TEMPLATE_ONLY_KEYS)));
   const kept = (test) => JSON.stringify(Object.fromEntries(Object.entries(words).filter(([key]) => test(key))));
   emit(`i18n/${lang}.json`, kept((key) => !starts(key, ARENA_KEYS)));
+  emit(`i18n/${lang}/shell.json`, kept((key) => starts(key, SHELL_KEYS)));
   const gameWords = CATALOG_GAMES.flatMap((game) => ARENA_GAME_KEYS.map((part) => `games.${game}.${part}`));
   emit(
     `i18n/${lang}/arenas.json`,
