@@ -53,8 +53,8 @@
 
 import { ApiError, api, moveAnswer } from './api.js';
 import { setConnection } from './connection.js';
-import { t } from './i18n.js';
 import { reloadFor, shouldReload } from './deploy.js';
+import { t } from './i18n.js';
 import { storage } from './storage.js';
 import { pageVersion } from './worker.js';
 
