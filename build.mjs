@@ -11,9 +11,10 @@
 //   carries another page's styles;
 // - the catalogs, each merged from the site's shared file (static/i18n/<lang>.json) and
 //   every game's own (static/i18n/games/<game>/<lang>.json): each language whole (the
-//   lobby, /me), the shell's words alone (SHELL_KEYS) and two slices per game: its words and the shared ones, without the other
-//   games', nor those of the lobby, /me or the offline page (PAGE_ONLY_KEYS), for its play
-//   page, and with the replay's (replay.*, games.<game>.replay.*) for its replay;
+//   lobby, /me), the shell's words alone (SHELL_KEYS) and two slices per game: its words
+//   and the shared ones, without the other games', nor those of the lobby, /me or the
+//   offline page (PAGE_ONLY_KEYS), for its play page, and with the replay's (replay.*,
+//   games.<game>.replay.*) for its replay;
 // - the icons, copied;
 // - beside each script, stylesheet and catalog, its brotli and gzip forms (<file>.br, .gz).
 // Every file's name carries the hash of its content: its URL is cached for good.

@@ -25,8 +25,6 @@ import { S } from './state.js';
 export class Online {
   constructor(ctx) {
     this.ctx = ctx;
-    this.socket = null;
-    this.opening = false; // the session is loading the socket's code
     this.gameId = null;
     this.snoozedUntil = 0;
     this.ticker = 0;
@@ -41,34 +39,29 @@ export class Online {
   }
 
   connect(gameId, since = -1) {
-    if ((this.socket || this.opening) && this.gameId === gameId) return;
+    const session = this.ctx.session;
+    if (this.gameId === gameId && (session.socket || session.connecting)) return;
     this.close();
     this.gameId = gameId;
-    this.opening = true;
     // through the session: its socket's status is the page's connection state
-    const session = this.ctx.session;
     session.connect({
       onMessage: (msg) => this.message(msg),
       onStatus: () => this.ctx.render(),
-    }, since).then((socket) => {
-      if (!socket || socket !== session.socket) return; // closed while the socket's code loaded
-      this.socket = socket;
-      this.opening = false;
-    });
-    clearInterval(this.ticker);
+    }, since);
     this.ticker = setInterval(() => this.ctx.render(), 1000);
   }
 
+  /** The session's socket, which only this page part opens: "connecting" too while its
+   *  code loads. */
   get status() {
-    if (this.socket) return this.socket.status;
-    return this.opening ? 'connecting' : 'closed';
+    const { socket, connecting } = this.ctx.session;
+    if (socket) return socket.status;
+    return connecting ? 'connecting' : 'closed';
   }
 
   close() {
     clearInterval(this.ticker);
-    if (this.socket || this.opening) this.ctx.session.disconnect();
-    this.socket = null;
-    this.opening = false;
+    this.ctx.session.disconnect();
   }
 
   /** @param {ServerFrame} msg a frame the session leaves to the page */
