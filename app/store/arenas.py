@@ -47,6 +47,21 @@ class ArenaGameRow:
     started_ms: int
     outcome: dict[str, Any] | None
 
+    @property
+    def ended_ms(self) -> int | None:
+        """Server ms at which it ended (its start plus the game time of its end)."""
+        if self.outcome is None:
+            return None
+        return self.started_ms + int(self.outcome.get("time_ms") or 0)
+
+
+def played_order(row: ArenaGameRow) -> tuple[int, float, str]:
+    """Games in the order they were played: by start; of a player's two games started in
+    the same millisecond (one over at once, the next paired in that millisecond), the one
+    that ended first. The id only breaks ties between games of different players."""
+    ended = row.ended_ms
+    return (row.started_ms, float("inf") if ended is None else ended, row.id)
+
 
 # (the arena, its free players, their games so far) → the games to start
 PlanGames = Callable[[Arena, list[Entry], list[ArenaGameRow], set[str]], list[Game]]
@@ -116,7 +131,7 @@ class ArenaQueries:
             return await _entries(session, arena_id)
 
     async def arena_games(self, arena_id: str) -> list[ArenaGameRow]:
-        """The arena's games, in the order they started."""
+        """The arena's games, in the order they were played (``played_order``)."""
         async with self.sessions() as session:
             return await _games(session, arena_id)
 
@@ -212,14 +227,15 @@ async def _entries(session: AsyncSession, arena_id: str) -> list[Entry]:
 
 async def _games(session: AsyncSession, arena_id: str) -> list[ArenaGameRow]:
     rows = await session.execute(
-        select(Game.id, Game.seats, Game.status, Game.started_ms, Game.outcome)
-        .where(Game.arena_id == arena_id)
-        .order_by(Game.started_ms, Game.id)
+        select(Game.id, Game.seats, Game.status, Game.started_ms, Game.outcome).where(
+            Game.arena_id == arena_id
+        )
     )
-    return [
+    games = [
         ArenaGameRow(game_id, (str(seats[0]), str(seats[1])), status, started, outcome)
         for game_id, seats, status, started, outcome in rows.all()
     ]
+    return sorted(games, key=played_order)
 
 
 async def _in_other_arena_games(
@@ -237,5 +253,3 @@ async def _in_other_arena_games(
         )
     )
     return {p for pair in rows.all() for p in pair if p is not None} & set(players)
-
-

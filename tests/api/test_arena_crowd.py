@@ -75,6 +75,12 @@ def stored_game(row: dict[str, Any], snapshot: dict[str, Any]) -> StoredGame:
     )
 
 
+def played_order(game: StoredGame) -> tuple[int, float, str]:
+    """As the server orders them (``app.store.arenas.played_order``): by start, then (two
+    games of a player started in the same ms) the one that ended first."""
+    return (game.started_ms, float("inf") if game.ended_ms is None else game.ended_ms, game.id)
+
+
 def counted(game: StoredGame, ends_ms: int) -> bool:
     return game.ended_ms is not None and game.ended_ms <= ends_ms
 
@@ -82,10 +88,7 @@ def counted(game: StoredGame, ends_ms: int) -> bool:
 def recomputed(games: Iterable[StoredGame], player: str, ends_ms: int) -> list[tuple[str, Any]]:
     """The player's counted games in the order they started, each scored from what is
     stored (``score_sheet``): [(game id, ScoredGame)]."""
-    mine = sorted(
-        (g for g in games if player in g.seats and counted(g, ends_ms)),
-        key=lambda g: (g.started_ms, g.id),
-    )
+    mine = sorted((g for g in games if player in g.seats and counted(g, ends_ms)), key=played_order)
     played = []
     for game in mine:
         seat = game.seats.index(player)
@@ -107,7 +110,7 @@ def violations(
     arena's rules; ``name_of``: every player's id → their (unique) name."""
     problems: list[str] = []
     by_player: dict[str, list[StoredGame]] = defaultdict(list)
-    for game in sorted(games, key=lambda g: (g.started_ms, g.id)):
+    for game in sorted(games, key=played_order):
         if game.seats[0] == game.seats[1]:
             problems.append(f"{game.id}: a player against themselves")
         for player in game.seats:
@@ -147,14 +150,7 @@ def violations(
     for game in games:
         start = game.started_ms
         a, b = game.seats
-        last = {
-            p: max((g for g in by_player[p] if g.started_ms < start), key=lambda g: g.started_ms)
-            for p in (a, b)
-            if any(g.started_ms < start for g in by_player[p])
-        }
-        if not any(b in g.seats for p, g in last.items() if p == a) and not any(
-            a in g.seats for p, g in last.items() if p == b
-        ):
+        if last_opponent(a, by_player[a], game) != b and last_opponent(b, by_player[b], game) != a:
             continue
         running_then = {
             p
@@ -171,15 +167,25 @@ def violations(
     return problems
 
 
+def last_opponent(player: str, mine: list[StoredGame], game: StoredGame) -> str | None:
+    """The player's opponent in the game they played before ``game``; ``mine``: their
+    games in played order."""
+    at = mine.index(game)
+    if at == 0:
+        return None
+    before = mine[at - 1].seats
+    return before[1 - before.index(player)]
+
+
 def rematches(games: list[StoredGame]) -> int:
     """How many games paired two players whose previous games were against each other."""
-    count = 0
-    for game in games:
-        a, b = game.seats
-        before = [g for g in games if g.started_ms < game.started_ms and a in g.seats]
-        if before and b in max(before, key=lambda g: g.started_ms).seats:
-            count += 1
-    return count
+    by_player: dict[str, list[StoredGame]] = defaultdict(list)
+    for game in sorted(games, key=played_order):
+        for player in game.seats:
+            by_player[player].append(game)
+    return sum(
+        1 for g in games if last_opponent(g.seats[0], by_player[g.seats[0]], g) == g.seats[1]
+    )
 
 
 # --- the crowd ----------------------------------------------------------------------------

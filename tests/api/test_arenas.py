@@ -234,8 +234,10 @@ def test_berserk(client: Any, players: Any) -> None:
     assert alice.post("/api/games/nope/berserk").status_code == 404
     # a berserk game is the arena's: a player cannot make one, nor a numbered one
     arena_like = {"opponent": "online", "clock": "1+1", "berserk": True}
-    for body in ({"game": "triangles", "params": dict(arena_like)},
-                 {"game": "triangles", "number": plain["number"], "params": dict(arena_like)}):
+    for body in (
+        {"game": "triangles", "params": dict(arena_like)},
+        {"game": "triangles", "number": plain["number"], "params": dict(arena_like)},
+    ):
         made = alice.post("/api/games", json=body)
         assert (made.status_code, error_code(made)) == (400, "bad_params"), made.text
         del body["params"]["berserk"]  # the same game without it is made
@@ -352,6 +354,40 @@ def test_the_site_runs_its_own_arenas(make_client: Any, players: Any, settings: 
     time.sleep(0.3)
     ids = [a["id"] for a in other.get("/api/arenas").json()["arenas"]]
     assert len(ids) == len(set(ids)) == len(listed)
+
+
+def test_games_started_in_the_same_millisecond_keep_the_order_they_were_played(
+    client: Any, players: Any, clock: Any
+) -> None:
+    """Alice resigns each game at once (aborted, over in the millisecond it began) and is
+    paired again in that same millisecond: the arena orders her games by start, then by
+    end, so the sheets and the pairing's "last opponent" read them as played, not by id
+    (four such pairs: a chance of 1 in 16 that ids alone would pass)."""
+    alice, bob = named(players, client, "alice", "bob")
+    arena_id = make_arena(alice)["id"]
+    for player in (alice, bob):
+        player.post(f"/api/arenas/{arena_id}/join")
+    played: list[str] = []
+
+    def next_game() -> str:
+        game_id = wait_for(
+            lambda: arena_of(alice, arena_id)["me"]["game_id"], lambda g: g not in (None, *played)
+        )
+        played.append(game_id)
+        return str(game_id)
+
+    for _ in range(4):
+        resign(alice, next_game())  # no line drawn: aborted, begun and over at once
+        won = next_game()  # paired in the same millisecond
+        both_draw((alice, bob), won)
+        clock.advance(1000)
+        resign(bob, won)
+    next_game()  # under way: stored, on no sheet yet
+    rows = client.portal.call(client.app.state.services.store.arena_games, arena_id)
+    assert [row.id for row in rows] == played
+    sheet = {row["name"]: row for row in arena_of(alice, arena_id)["standings"]}["Alice"]
+    assert [line["game_id"] for line in sheet["games"]] == played[:-1]
+    assert [line["points"] for line in sheet["games"]] == [0, 2, 0, 2, 0, 4, 0, 4]
 
 
 def test_a_player_who_never_moves_is_paused(client: Any, players: Any, clock: Any) -> None:
