@@ -71,7 +71,7 @@ def test_every_game_page_runs_on_the_shared_game_page() -> None:
 # figures are today's (rounded up to the next half KB), so that growth beyond that fails
 # here first.
 BUILD_BUDGET_KB = {
-    "lobby": 24.5,  # with its arena card (lobby/arenas.js, arena.* words)
+    "lobby": 25.0,  # with its arena card (lobby/arenas.js, arena.* words); offline notes
     "me": 24.0,
     "leaderboard": 8.0,  # its script is the shell alone, its words the shell's (shell.json)
     "not_found": 7.5,

@@ -9,7 +9,7 @@
  */
 
 import { api } from './core/api.js';
-import { offline, watchConnection } from './core/connection.js';
+import { offline, syncServerActions, watchConnection } from './core/connection.js';
 import { initNameForm } from './core/name-form.js';
 import { errorText as wordsFor } from './core/errors.js';
 import { fnv1a32 } from './core/daily.js';
@@ -59,7 +59,12 @@ function markCards() {
     markCard(card);
   }
   const create = /** @type {HTMLButtonElement | null} */ (document.querySelector('[data-create-challenge]'));
-  if (create) create.disabled = !onlineGame();
+  if (create) {
+    // offline, a challenge waits for the server: off, and its note says why (core/connection.js)
+    create.toggleAttribute('data-needs-server', Boolean(onlineGame()));
+    create.disabled = !onlineGame();
+    syncServerActions(create.parentElement ?? document);
+  }
 }
 
 function markCard(card) {
@@ -132,7 +137,7 @@ function row(game) {
         el('a', { class: 'btn btn-outline', href: `/g/${encodeURIComponent(game.id)}`, dataset: { action: 'open' } }, t('lobby.open.open')),
         el('button', { type: 'button', class: 'btn btn-ghost', dataset: { action: 'cancel' } }, t('lobby.open.cancel')),
       ]
-    : [el('button', { type: 'button', class: 'btn btn-primary', dataset: { action: 'join' } }, t('lobby.open.join'))];
+    : [el('button', { type: 'button', class: 'btn btn-primary', dataset: { action: 'join', needsServer: '' } }, t('lobby.open.join'))];
   return el(
     'li',
     { class: `open-item${game.mine ? ' open-item--mine' : ''}`, dataset: { id: game.id } },

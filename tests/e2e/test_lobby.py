@@ -221,6 +221,16 @@ def test_offline_the_open_list_stays_under_the_banner_and_reads_again_when_back(
         expect(row).to_be_visible()  # the last list stays
         expect(status).not_to_have_text(said["lobby.open.error"])
         expect(page.locator(".open-status--error")).to_have_count(0)
+        # What needs the server is off, and says why: a seek, a challenge.
+        starts = page.locator('#seek-form [data-action="seek"], [data-create-challenge]')
+        notes = page.locator("[data-offline-note]")
+        expect(starts).to_have_count(2)
+        for button in starts.all():
+            expect(button).to_be_disabled()
+            expect(button).to_have_attribute("title", said["common.offline.new_game"])
+        expect(notes).to_have_text([said["common.offline.new_game"]] * 2)
+        for note in notes.all():
+            expect(note).to_be_visible()
         row.scroll_into_view_if_needed()
         shot(page, f"lobby-offline-{lang}-phone")
         # While it is offline, someone posts a challenge: the page reads it once back.
@@ -231,7 +241,12 @@ def test_offline_the_open_list_stays_under_the_banner_and_reads_again_when_back(
         context.set_offline(False)
         expect(body).to_have_attribute("data-connection", "online", timeout=15_000)
         expect(page.locator("#connection-banner")).to_be_hidden()
-        expect(page.locator(f'.open-item[data-id="{theirs.json()["id"]}"]')).to_be_visible()
+        for button in starts.all():
+            expect(button).to_be_enabled()
+        for note in notes.all():
+            expect(note).to_be_hidden()
+        join = page.locator(f'.open-item[data-id="{theirs.json()["id"]}"] [data-action="join"]')
+        expect(join).to_be_enabled()
         expect(row).to_be_visible()
         expect(status).not_to_have_text(said["lobby.open.error"])
     finally:

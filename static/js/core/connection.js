@@ -32,6 +32,7 @@ export function offline() {
   return document.body.dataset.connection === 'offline';
 }
 
+/** @param {ParentNode} [root] */
 export function syncServerActions(root = document) {
   const off = offline();
   for (const button of root.querySelectorAll('[data-needs-server]')) {
