@@ -35,12 +35,23 @@ def status_of(arena: Arena, now_ms: int) -> str:
 
 @dataclass(frozen=True)
 class Tally:
-    """A finished arena game, seat by seat: each seat's result and arena play, and the
-    server time at which it ended (a game ending after its arena counts for nothing)."""
+    """A finished arena game, seat by seat: each seat's result and arena play, the rating
+    each seat's opponent had when the game was rated (None: it was not), and the server
+    time at which it ended (a game ending after its arena counts for nothing)."""
 
     results: tuple[ArenaResult, ArenaResult]
     games: tuple[ArenaGame, ArenaGame]
+    opponents_rated: tuple[float | None, float | None]
     ended_ms: int
+
+
+def ratings_then(outcome: dict[str, Any]) -> tuple[float | None, float | None]:
+    """Each seat's rating before the game, as its end stored it (``outcome.ratings``), or
+    None for a game that was not rated."""
+    seats = (outcome.get("ratings") or {}).get("seats") or []
+    if len(seats) != 2:
+        return (None, None)
+    return (float(seats[0]["before"]), float(seats[1]["before"]))
 
 
 @dataclass(frozen=True)
@@ -208,7 +219,10 @@ class Standings:
         """The standings from the games themselves: each player's sheet of counted games
         (finished before the arena's end) in the order they started."""
         engine = self.catalog.engine(arena.engine)
-        sheets: dict[str, list[tuple[str, ArenaGame, str]]] = {e.player_id: [] for e in entries}
+        # player → [(game id, their arena game, opponent, the opponent's rating then)]
+        sheets: dict[str, list[tuple[str, ArenaGame, str, float | None]]] = {
+            e.player_id: [] for e in entries
+        }
         playing: dict[str, str] = {}
         for row in games:
             if row.status in (GameStatus.WAITING, GameStatus.ACTIVE):
@@ -219,15 +233,21 @@ class Standings:
             if tally is None or tally.ended_ms > arena.ends_ms:
                 continue
             for seat, player in enumerate(row.seats):
-                opponent = row.seats[1 - seat]
-                sheets.setdefault(player, []).append((row.id, tally.games[seat], opponent))
-        ratings = await self._ratings(engine, arena, list(sheets))
+                line = (row.id, tally.games[seat], row.seats[1 - seat], tally.opponents_rated[seat])
+                sheets.setdefault(player, []).append(line)
+        # An opponent's rating counts as it was when the game was rated; a game that was
+        # not (a casual arena) counts the opponent's rating in the pool as it is now.
+        unrated = {opp for played in sheets.values() for _, _, opp, then in played if then is None}
+        ratings = await self._ratings(engine, arena, sorted(unrated)) if unrated else {}
         rows = []
         for entry in entries:
             played = sheets.get(entry.player_id, [])
-            sheet = score_sheet([game for _, game, _ in played])
+            sheet = score_sheet([game for _, game, _, _ in played])
             perf = performance(
-                [(game.result, round(ratings.get(opp, START_RATING))) for _, game, opp in played]
+                [
+                    (game.result, round(ratings.get(opp, START_RATING) if then is None else then))
+                    for _, game, opp, then in played
+                ]
             )
             rows.append(
                 Row(
@@ -246,7 +266,7 @@ class Standings:
                             fire=scored.fire,
                             berserk=scored.berserk,
                         )
-                        for (game_id, _, _), scored in zip(played, sheet.games, strict=True)
+                        for (game_id, _, _, _), scored in zip(played, sheet.games, strict=True)
                     ),
                 )
             )
@@ -268,11 +288,13 @@ class Standings:
         movers = engine.movers(state)
         results = (result_of(winner, 0, movers), result_of(winner, 1, movers))
         seats = (play.arena_seat(state, 0), play.arena_seat(state, 1))
+        rated = ratings_then(row.outcome)
         tally = Tally(
             results,
             tuple(  # type: ignore[arg-type]
                 ArenaGame(results[s], seats[s].berserk, seats[s].long_enough) for s in (0, 1)
             ),
+            (rated[1], rated[0]),  # each seat's opponent's
             row.started_ms + int(row.outcome.get("time_ms") or 0),
         )
         self.tallies[row.id] = tally
@@ -283,7 +305,8 @@ class Standings:
     async def _ratings(
         self, engine: AnyEngine, arena: Arena, players: list[str]
     ) -> dict[str, float]:
-        """The players' ratings in the arena's rating pool (its clock's), for performance."""
+        """The players' current ratings in the arena's rating pool (its clock's), for the
+        performance of games that were not rated."""
         play = arenas_of(engine)
         assert play is not None
         pool = engine.rating_pool(play.arena_params(arena.clock, True))

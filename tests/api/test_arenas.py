@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
+from app.fair_play import PLACEMENT_GAMES
 from engines.core.arena import ArenaGame, ArenaResult, result_of, score_sheet
 from tests.qualify import next_line
+from tests.rating_rows import set_rating
 
 MINUTE = 60_000
 
@@ -388,6 +390,35 @@ def test_games_started_in_the_same_millisecond_keep_the_order_they_were_played(
     sheet = {row["name"]: row for row in arena_of(alice, arena_id)["standings"]}["Alice"]
     assert [line["game_id"] for line in sheet["games"]] == played[:-1]
     assert [line["points"] for line in sheet["games"]] == [0, 2, 0, 2, 0, 4, 0, 4]
+
+
+def test_performance_counts_each_opponent_s_rating_when_they_played(
+    client: Any, players: Any, make_client: Any, database_url: str
+) -> None:
+    """A rated arena: Alice (1700) beats Bob (1500); then Bob's bullet rating moves on to
+    2400 elsewhere. The standings, read by a fresh app, still rate the win against the
+    1500 Bob had: performance is the opponent's rating as the game stored it + 500 for a
+    win, - 500 for a loss (it read the opponent's rating of the moment)."""
+    alice, bob = named(players, client, "alice", "bob")
+    for player, name, rating in ((alice, "Alice", 1700.0), (bob, "Bob", 1500.0)):
+        player.ready_for_rated(name)
+        set_rating(database_url, player.id, "bullet", games=PLACEMENT_GAMES, rating=rating)
+    arena_id = make_arena(alice, rated=True)["id"]
+    for player in (alice, bob):
+        assert player.post(f"/api/arenas/{arena_id}/join").status_code == 200
+    game_id = paired(alice, arena_id)
+    both_draw((alice, bob), game_id)
+    resign(bob, game_id)
+    ratings = alice.get(f"/api/games/{game_id}").json()["outcome"]["ratings"]
+    assert [seat["before"] for seat in ratings["seats"]] in ([1700.0, 1500.0], [1500.0, 1700.0])
+    for player in (alice, bob):
+        player.post(f"/api/arenas/{arena_id}/pause")
+    set_rating(database_url, bob.id, "bullet", games=PLACEMENT_GAMES + 1, rating=2400.0)
+
+    fresh = make_client()
+    (reader,) = players(fresh, "reader")
+    rows = {row["name"]: row for row in arena_of(reader, arena_id)["standings"]}
+    assert (rows["Alice"]["performance"], rows["Bob"]["performance"]) == (2000, 1200)
 
 
 def test_a_player_who_never_moves_is_paused(client: Any, players: Any, clock: Any) -> None:
