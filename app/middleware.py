@@ -35,12 +35,23 @@ SECURITY_HEADERS = {
 # document: it keeps every header.
 SUBRESOURCE_HEADERS = {"x-content-type-options": "nosniff"}
 SUBRESOURCE_TYPES = (b"text/javascript", b"text/css", b"application/json", b"image/png")
+# A JSON answer is data, not a document: nothing in it may load or frame anything (OWASP's
+# advice for APIs). The page policy's 250 bytes, the referrer and permissions policies
+# were 310 bytes of every API answer, a move's included.
+JSON_HEADERS = {
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+}
 
 
 def headers_for(path: str, content_type: bytes) -> dict[str, str]:
-    """The security headers a response gets: all of them, except on static subresources."""
+    """The security headers a response gets: all of them on documents, the data policy on
+    JSON answers, nosniff alone on static subresources."""
     if path.startswith("/static/") and content_type.startswith(SUBRESOURCE_TYPES):
         return SUBRESOURCE_HEADERS
+    if content_type.startswith(b"application/json"):
+        return JSON_HEADERS
     return SECURITY_HEADERS
 
 

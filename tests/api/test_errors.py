@@ -172,11 +172,14 @@ def test_unknown_route_and_method(client: Any) -> None:
 
 
 def test_security_headers(client: Any) -> None:
-    headers = client.get("/api/catalog").headers
-    assert "script-src 'self'" in headers["content-security-policy"]
-    assert "unsafe-inline" not in headers["content-security-policy"]
-    assert headers["x-content-type-options"] == "nosniff"
-    assert headers["referrer-policy"] == "strict-origin-when-cross-origin"
+    page = client.get("/").headers
+    assert "script-src 'self'" in page["content-security-policy"]
+    assert "unsafe-inline" not in page["content-security-policy"]
+    assert page["x-content-type-options"] == "nosniff"
+    assert page["referrer-policy"] == "strict-origin-when-cross-origin"
+    answer = client.get("/api/catalog").headers  # data: it may load or frame nothing
+    assert answer["content-security-policy"] == "default-src 'none'; frame-ancestors 'none'"
+    assert (answer["x-content-type-options"], answer["x-frame-options"]) == ("nosniff", "DENY")
 
 
 def test_nul_bytes_never_reach_the_database(alice_bob: Any) -> None:

@@ -23,7 +23,7 @@ from app.errors import AppError
 from app.i18n import catalog
 from app.identity import COOKIE, CookieSigner, new_player_id
 from app.main import create_app
-from app.middleware import SECURITY_HEADERS, client_address
+from app.middleware import JSON_HEADERS, SECURITY_HEADERS, client_address
 from engines.core.errors import AppCode
 from engines.registry import ENGINES
 from tests.conftest import FakeClock, Player, player_id_for
@@ -254,8 +254,14 @@ def test_cross_site_sockets_are_refused_before_accept(site: Any, settings: Setti
 
 
 def assert_security_headers(response: Any) -> None:
-    for name, value in SECURITY_HEADERS.items():
+    """A document's: every policy; a JSON answer's: the data policy alone (no referrer or
+    permissions policy, which only documents use)."""
+    json = response.headers.get("content-type", "").startswith("application/json")
+    expected = JSON_HEADERS if json else SECURITY_HEADERS
+    for name, value in expected.items():
         assert response.headers.get(name) == value, (response.status_code, name)
+    if json:
+        assert not {"referrer-policy", "permissions-policy"} & set(response.headers)
 
 
 def test_every_response_carries_the_security_headers(site: Any) -> None:
@@ -287,6 +293,14 @@ def test_every_response_carries_the_security_headers(site: Any) -> None:
     static = responses.pop("static")
     for response in responses.values():
         assert_security_headers(response)
+    assert responses["page"].headers["content-security-policy"] == SECURITY_HEADERS[
+        "content-security-policy"
+    ]  # a page is a document; every other answer here is JSON
+    assert all(
+        r.headers["content-security-policy"] == JSON_HEADERS["content-security-policy"]
+        for name, r in responses.items()
+        if name != "page"
+    )
     assert error(responses["unhandled"]) == (500, "internal")
     # A stylesheet is never a document: nosniff alone, no document policies.
     assert static.headers["x-content-type-options"] == "nosniff"

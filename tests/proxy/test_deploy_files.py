@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app.config import Settings
-from app.middleware import SECURITY_HEADERS
+from app.middleware import JSON_HEADERS
 from app.verify import VERIFY_BODY_BYTES
 from tests.servers import ROOT
 
@@ -135,7 +135,9 @@ def test_nginx_conf_matches_the_app() -> None:
     assert ("429", "@too_many") in values(parsed, "error_page", server)
     too_many = values(parsed, "return", (*server, "location @too_many"))
     assert too_many[0][0] == "429" and '"code": "rate_limited"' in too_many[0][1]
-    # nginx's own error pages carry the app's security headers, word for word.
-    for name, value in SECURITY_HEADERS.items():
+    # nginx's own error pages (JSON) carry the app's JSON answers' headers, word for word,
+    # and no document policy.
+    for name, value in JSON_HEADERS.items():
         found = re.findall(rf'add_header {re.escape(name)} "?(.*?)"? always;', conf, re.I)
         assert found and set(found) == {value}, name
+    assert not re.search(r"add_header (Referrer|Permissions)-Policy", conf, re.I)

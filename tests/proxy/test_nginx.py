@@ -39,7 +39,7 @@ import pytest
 import websockets
 
 from app.identity import COOKIE, CookieSigner
-from app.middleware import SECURITY_HEADERS
+from app.middleware import JSON_HEADERS, SECURITY_HEADERS
 from app.verify import VERIFY_BODY_BYTES
 from app.wire import VERIFY_PLIES
 from engines.core.replay import replay
@@ -320,7 +320,7 @@ def test_proxy_compresses_caches_limits_and_reports_the_scheme(stack: Stack) -> 
             "code": "too_large",
             "message": "request bodies are limited to 65536 bytes",
         }
-        for name, value in SECURITY_HEADERS.items():
+        for name, value in JSON_HEADERS.items():
             assert too_large.headers.get(name) == value
         # The Host (with its port) reaches the app: the site's own origin may post.
         body = {"game": "triangles", "params": {"opponent": "easy"}}
@@ -348,7 +348,7 @@ def test_a_whole_log_to_verify_passes_the_proxy(stack: Stack) -> None:
             "code": "too_large",
             "message": f"request bodies are limited to {VERIFY_BODY_BYTES} bytes",
         }
-        for name, value in SECURITY_HEADERS.items():
+        for name, value in JSON_HEADERS.items():
             assert over.headers.get(name) == value
     verifies = stack.last_logged("POST", "/api/verify", ["422", "413"])
     assert [e[2] for e in verifies] == ["422", "413"]
@@ -476,7 +476,7 @@ def test_dripped_bodies_are_closed_and_one_address_holds_only_so_many(stack: Sta
         refused = wait_for_status(stack, 429, within_s=5)
         assert refused.json()["error"]["code"] == "rate_limited"
         assert refused.headers["retry-after"] == "5"
-        for name, value in SECURITY_HEADERS.items():
+        for name, value in JSON_HEADERS.items():
             assert refused.headers.get(name) == value
         for _ in range(3):  # a byte a second: each one restarts the body timeout
             time.sleep(1)  # the drip's own pace, not a wait for the server
