@@ -64,12 +64,12 @@ class Match:
         self.lines: list[dict[str, Any]] = []
         self.sockets: list[Any] = []
 
-    async def create(self, http: httpx.AsyncClient, clock: str = "none") -> None:
+    async def create(self, http: httpx.AsyncClient, clock: str = "none", stars: int = 24) -> None:
         created = await http.post(
             "/api/games",
             json={
                 "game": "triangles",
-                "params": {"opponent": "online", "stars": 24, "clock": clock},
+                "params": {"opponent": "online", "stars": stars, "clock": clock},
             },
             headers={"cookie": self.cookies[0]},
         )

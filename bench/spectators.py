@@ -1,11 +1,12 @@
 """Spectators bench: run as ``.venv/bin/python bench/spectators.py --postgres URL --redis URL``.
 
 Starts one ``python -m app`` process (as production runs it) on PostgreSQL + Redis and
-plays one online Triangles match (24 stars) line after line (``--think`` seconds apart),
-first with nobody watching, then with ``--spectators`` sockets watching it (each its own
-player, reading every frame). For each phase it prints a line's latency from its send to
-the opponent's receipt (p50, p99) and, while watched, to the last spectator's receipt,
-and the server's CPU per move (/proc counts in 10 ms ticks: use enough lines). A watcher
+plays one online Triangles match (``--stars``, 24 by default) line after line
+(``--think`` seconds apart), first with nobody watching, then with ``--spectators``
+sockets watching it (each its own player, reading every frame). For each phase it
+prints a line's latency from its send to the opponent's receipt (p50, p99) and, while
+watched, to the last spectator's receipt, and the server's CPU per move (/proc counts in
+10 ms ticks: use enough lines; a 60-star game has room for ``--lines 80``). A watcher
 should cost one write of a frame encoded once per view (``HubMove``), never an encode of
 its own, and come after the players (issue "Players who are thinking cost nothing": 500
 spectators add at most 2 ms to a move's p99).
@@ -129,14 +130,19 @@ def summary(samples: list[float]) -> dict[str, float]:
 
 
 async def measure(
-    base_url: str, pid: int, spectators: int, lines: int, think: float
+    base_url: str, pid: int, spectators: int, lines: int, think: float, stars: int
 ) -> dict[str, Any]:
     rng = random.Random(7)
     ws_base = base_url.replace("http", "ws", 1)
     online.MOVES_PER_MATCH = 2 * lines  # both phases' lines, planned at creation
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
         match = online.Match(0)
-        await match.create(http)
+        await match.create(http, stars=stars)
+    if len(match.lines) < 2 * lines:
+        raise SystemExit(
+            f"a {stars}-star game has {len(match.lines)} lines, not {2 * lines}: "
+            "ask for fewer --lines or more --stars"
+        )
     await match.connect([ws_base])
     alone_cpu = online.proc_usage(pid)["cpu_s"]
     alone, _ = await play(match, lines, 0, think, rng)
@@ -178,6 +184,10 @@ def main() -> None:
     parser.add_argument("--redis", required=True, help="a Redis URL")
     parser.add_argument("--spectators", type=int, default=500, help="sockets watching")
     parser.add_argument("--lines", type=int, default=24, help="lines per phase")
+    parser.add_argument(
+        "--stars", type=int, default=24, choices=(24, 60, 120),
+        help="the field's stars (24: 61 lines in all, so --lines 30 at most; 60: --lines 80)",
+    )  # fmt: skip
     parser.add_argument("--think", type=float, default=0.3, help="mean seconds between lines")
     args = parser.parse_args()
     online.quiet_client_gc()
@@ -189,7 +199,7 @@ def main() -> None:
     process, base_url = start_app(env, log)
     try:
         figures = asyncio.run(
-            measure(base_url, process.pid, args.spectators, args.lines, args.think)
+            measure(base_url, process.pid, args.spectators, args.lines, args.think, args.stars)
         )
     finally:
         stop(process)
