@@ -217,7 +217,7 @@ class Standings:
         self, arena: Arena, entries: list[Entry], games: list[ArenaGameRow]
     ) -> Table:
         """The standings from the games themselves: each player's sheet of counted games
-        (finished before the arena's end) in the order they started."""
+        (finished before the arena's end) in the order they were played."""
         engine = self.catalog.engine(arena.engine)
         # player → [(game id, their arena game, opponent, the opponent's rating then)]
         sheets: dict[str, list[tuple[str, ArenaGame, str, float | None]]] = {
@@ -289,13 +289,15 @@ class Standings:
         results = (result_of(winner, 0, movers), result_of(winner, 1, movers))
         seats = (play.arena_seat(state, 0), play.arena_seat(state, 1))
         rated = ratings_then(row.outcome)
+        ended_ms = row.ended_ms
+        assert ended_ms is not None  # it has an outcome
         tally = Tally(
             results,
             tuple(  # type: ignore[arg-type]
                 ArenaGame(results[s], seats[s].berserk, seats[s].long_enough) for s in (0, 1)
             ),
             (rated[1], rated[0]),  # each seat's opponent's
-            row.started_ms + int(row.outcome.get("time_ms") or 0),
+            ended_ms,
         )
         self.tallies[row.id] = tally
         while len(self.tallies) > TALLIES_KEPT:
