@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -55,12 +55,23 @@ class ArenaGameRow:
         return self.started_ms + int(self.outcome.get("time_ms") or 0)
 
 
-def played_order(row: ArenaGameRow) -> tuple[int, float, str]:
+class PlayedGame(Protocol):
+    """What ``played_order`` reads of a game (an ``ArenaGameRow``, or a test's copy)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def started_ms(self) -> int: ...
+    @property
+    def ended_ms(self) -> int | None: ...
+
+
+def played_order(game: PlayedGame) -> tuple[int, float, str]:
     """Games in the order they were played: by start; of a player's two games started in
     the same millisecond (one over at once, the next paired in that millisecond), the one
     that ended first. The id only breaks ties between games of different players."""
-    ended = row.ended_ms
-    return (row.started_ms, float("inf") if ended is None else ended, row.id)
+    ended = game.ended_ms
+    return (game.started_ms, float("inf") if ended is None else ended, game.id)
 
 
 # (the arena, its free players, their games so far) → the games to start

@@ -61,8 +61,9 @@ function markCards() {
   const create = /** @type {HTMLButtonElement | null} */ (document.querySelector('[data-create-challenge]'));
   if (create) {
     // offline, a challenge waits for the server: off, and its note says why (core/connection.js)
-    create.toggleAttribute('data-needs-server', Boolean(onlineGame()));
-    create.disabled = !onlineGame();
+    const online = Boolean(onlineGame());
+    create.toggleAttribute('data-needs-server', online);
+    create.disabled = !online;
     syncServerActions(create.parentElement ?? document);
   }
 }

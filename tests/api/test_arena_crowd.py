@@ -32,6 +32,7 @@ from typing import Any
 
 import pytest
 
+from app.store.arenas import played_order
 from engines.core.arena import ArenaGame, result_of, score_sheet
 from engines.core.protocol import IllegalMove
 from engines.triangles.rules import ARENA_BERSERK_LINES
@@ -73,12 +74,6 @@ def stored_game(row: dict[str, Any], snapshot: dict[str, Any]) -> StoredGame:
         berserk=(bool(view["berserk"][0]), bool(view["berserk"][1])),
         lines=(lines[0], lines[1]),
     )
-
-
-def played_order(game: StoredGame) -> tuple[int, float, str]:
-    """As the server orders them (``app.store.arenas.played_order``): by start, then (two
-    games of a player started in the same ms) the one that ended first."""
-    return (game.started_ms, float("inf") if game.ended_ms is None else game.ended_ms, game.id)
 
 
 def counted(game: StoredGame, ends_ms: int) -> bool:
