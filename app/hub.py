@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
@@ -25,7 +25,7 @@ from redis.exceptions import RedisError
 
 from app.batching import Batched
 from app.metrics import HUB_PUBLISH
-from app.wire import HUB_MESSAGE, HubMessage
+from app.wire import HUB_MESSAGE, HubMessage, HubMove
 
 log = logging.getLogger("app.hub")
 
@@ -43,6 +43,8 @@ class Resync:
 
 
 RESYNC = Resync()
+
+
 class Watch(asyncio.Queue[HubMessage | Resync | None]):  # None: the hub dropped this watcher
     """A watcher's queue. A seated player's (``seated``, set by its socket once it knows)
     is delivered to before the spectators': a game watched by hundreds still reaches its
@@ -79,6 +81,7 @@ class Hub(Protocol):
     async def stop(self) -> None: ...
     async def publish(self, game_id: str, message: HubMessage) -> None: ...
     def watch(self, game_id: str) -> AbstractAsyncContextManager[Watch]: ...
+    def on_foreign_move(self, follow: Callable[[str, HubMove], None]) -> None: ...
 
 
 class Subscribers:
@@ -146,6 +149,9 @@ class LocalHub:
     async def publish(self, game_id: str, message: HubMessage) -> None:
         self.subscribers.deliver(game_id, message)
 
+    def on_foreign_move(self, follow: Callable[[str, HubMove], None]) -> None:
+        return None  # one process: every move is its own
+
     @asynccontextmanager
     async def watch(self, game_id: str) -> AsyncIterator[Watch]:
         queue, _ = self.subscribers.add(game_id)
@@ -169,6 +175,12 @@ class RedisHub:
         self._published = Batched(self._publish_all)
         self._sending: set[asyncio.Task[None]] = set()  # publishes under way
         self._publish_failing = False
+        self._follow: Callable[[str, HubMove], None] | None = None
+
+    def on_foreign_move(self, follow: Callable[[str, HubMove], None]) -> None:
+        """``follow(game_id, move)`` hears of each move another process committed, before
+        this process's watchers do (app/live.py keeps its copy of the game current)."""
+        self._follow = follow
 
     @property
     def connected(self) -> bool:
@@ -300,7 +312,10 @@ class RedisHub:
                         # access to Redis): skipped, never the end of this listener.
                         log.error("unreadable hub message on %s skipped: %s", channel, exc)
                         continue
-                    self.subscribers.deliver(channel.removeprefix(self.CHANNEL_PREFIX), message)
+                    game_id = channel.removeprefix(self.CHANNEL_PREFIX)
+                    if self._follow is not None and isinstance(message, HubMove):
+                        self._follow(game_id, message)
+                    self.subscribers.deliver(game_id, message)
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as exc:

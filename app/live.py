@@ -6,6 +6,12 @@ every change bumps the version, so a version names exactly one row and state), r
 are never changed in place (a commit makes a new one), and the commit's version guard
 still decides: a process behind another one loses the write, never corrupts it.
 
+A process that serves one player of a match while another process serves the other
+follows the other's moves: each published move carries its log entries (``HubMove.step``),
+which this process replays on its copy (the engine's ``tick`` and ``apply``, as a stored
+log is replayed), so its own player's next move still finds the game here. A copy that
+cannot follow (a message missed, the game over) is dropped: the next move reads the row.
+
 The cache is bounded by memory: a state may hold a board (1.3 MiB and more for a
 180-star Triangles field), so each game weighs its engine's ``footprint`` of its state,
 and the least recently used games go beyond the budget.
@@ -13,12 +19,16 @@ and the least recently used games go beyond the budget.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from app.catalog import Catalog
-from app.models import Game, GameStatus
+from app.models import Game, GameStatus, advanced
+from app.wire import HubMove
 from engines.core.weighed import WeighedLRU
+
+log = logging.getLogger("app.live")
 
 LIVE_GAMES_BYTES = 128 * 1024 * 1024
 ROW_BYTES = 4096  # a game's row: its object, ids, params, seats and dumped state
@@ -49,6 +59,40 @@ class LiveGames:
             return
         weight = ROW_BYTES + self.catalog.engine(game.engine).footprint([state])
         self._games.put(game.id, Live(game, state, weight))
+
+    def follow(self, game_id: str, published: HubMove) -> None:
+        """Another process's committed move: replayed on the kept copy when it is the one
+        the move was made on, else the copy is dropped."""
+        live = self._games.get(game_id)
+        if live is None:
+            return
+        step = published.step
+        if step is None or live.game.version != published.from_version:
+            self._games.pop(game_id)
+            return
+        engine = self.catalog.engine(live.game.engine)
+        state = live.state
+        try:
+            for entry in step.entries:
+                state, _ = engine.tick(state, entry.at_ms)
+                if entry.move is not None:
+                    move = engine.parse_move(entry.move)
+                    state, _ = engine.apply(state, move, entry.at_ms, entry.seat or 0)
+        except Exception:  # never expected (the mover's engine took these moves): reread
+            log.exception("game %s: a move from another process did not replay", game_id)
+            self._games.pop(game_id)
+            return
+        plies = published.version - published.from_version
+        if engine.outcome(state) is not None or len(step.entries) != plies:
+            self._games.pop(game_id)
+            return
+        row = {
+            "version": published.version,
+            "state": engine.dump_state(state),
+            "updated_ms": step.updated_ms,
+            "deadline_ms": step.deadline_ms,
+        }
+        self.remember(advanced(live.game, row), state)
 
     def forget(self, game_id: str) -> None:
         self._games.pop(game_id)

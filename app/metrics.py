@@ -45,6 +45,11 @@ LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.
 PAUSES = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5)
 
 MOVES = Counter("nook_moves", "Moves played or refused.", ["game", "outcome"])
+MOVE_GAME_READS = Counter(
+    "nook_move_game_reads",
+    "Where a move found its game: this process's memory, or the database.",
+    ["source"],
+)
 MOVE_SECONDS = Histogram(
     "nook_move_duration_seconds",
     "From a move's arrival to its committed answer (accepted moves).",

@@ -4,6 +4,7 @@ arena_players). Alembic creates them (migrations/)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -106,6 +107,19 @@ class Game(Base):
     shared_address: Mapped[bool | None] = mapped_column(Boolean, default=None)
     # The arena that paired this game (app/arenas.py), None for any other game.
     arena_id: Mapped[str | None] = mapped_column(String(16), default=None)
+
+
+GAME_COLUMNS = [column.key for column in Game.__table__.columns]
+_new_game_row = Game.__mapper__.class_manager.new_instance
+
+
+def advanced(game: Game, values: Mapping[str, Any]) -> Game:
+    """A new row: ``game`` with ``values`` written over it. It is a value that never
+    joins a session, so it is filled directly rather than through the ORM's attribute
+    events (the constructor cost 0.2 ms a move)."""
+    row: Game = _new_game_row()
+    row.__dict__.update({key: getattr(game, key) for key in GAME_COLUMNS}, **values)
+    return row
 
 
 class Move(Base):

@@ -126,6 +126,7 @@ class Services:
             admission,
             push,
         )
+        hub.on_foreign_move(moves.live.follow)
         lifecycle = Lifecycle(
             store, moves, hub, clock, catalog, snapshots, admission, workers, push
         )

@@ -67,6 +67,7 @@ from app.wire.arenas import (
 from app.wire.frames import (
     HUB_MESSAGE,
     CancelledFrame,
+    CommittedStep,
     ErrorFrame,
     HubMessage,
     HubMove,
@@ -122,6 +123,7 @@ __all__ = [
     "Event",
     "View",
     "CancelledFrame",
+    "CommittedStep",
     "ClaimRequest",
     "CreateGame",
     "CreatedGame",

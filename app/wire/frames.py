@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -49,6 +49,27 @@ class MoveFrame(BaseModel):
     server_ms: int
 
 
+class CommittedStep(BaseModel):
+    """What a commit wrote to a game that is still active after it: its log entries and
+    the row's new times. A process that keeps the game in memory (app/live.py) replays
+    the entries on its copy instead of reading the row back at its player's next move."""
+
+    entries: list[LogEntry]
+    updated_ms: int
+    deadline_ms: int | None
+
+    @classmethod
+    def of(
+        cls, entries: list[dict[str, Any]], updated_ms: int, deadline_ms: int | None
+    ) -> CommittedStep:
+        """From the log rows just written: no validation needed (model_construct)."""
+        logged = [
+            LogEntry.model_construct(ply=e["ply"], seat=e["seat"], move=e["move"], at_ms=e["at_ms"])
+            for e in entries
+        ]
+        return cls.model_construct(entries=logged, updated_ms=updated_ms, deadline_ms=deadline_ms)
+
+
 class HubMove(BaseModel):
     """A committed move as published to every process: its move frame, already encoded,
     for the public view and for each seat whose view differs (a process picks the one for
@@ -59,6 +80,9 @@ class HubMove(BaseModel):
     from_version: int
     version: int
     frames: dict[str, str] = Field(description="view key (`public`, `0`, `1`…) -> move frame JSON")
+    step: CommittedStep | None = Field(
+        default=None, description="the commit, while the game goes on (None once it is over)"
+    )
 
     @classmethod
     def of(
@@ -70,6 +94,7 @@ class HubMove(BaseModel):
         status: GameStatus,
         outcome: Outcome | None,
         server_ms: int,
+        step: CommittedStep | None = None,
     ) -> HubMove:
         """Built from the server's own values: no validation needed (model_construct)."""
         frames = {
@@ -84,7 +109,9 @@ class HubMove(BaseModel):
             ).model_dump_json()
             for key, view in views.items()
         }
-        return cls.model_construct(from_version=from_version, version=version, frames=frames)
+        return cls.model_construct(
+            from_version=from_version, version=version, frames=frames, step=step
+        )
 
     def frame(self, view_key: str) -> str:
         """The move frame for a socket holding the view ``view_key``."""

@@ -11,7 +11,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from app.hub import RESYNC, LocalHub, RedisHub, redis_client
-from app.wire import CancelledFrame
+from app.models import GameStatus
+from app.wire import CancelledFrame, HubMove
 
 REDIS_URL = os.environ.get("REDIS_URL")
 
@@ -139,6 +140,35 @@ async def test_an_unreadable_message_is_skipped_and_the_hub_listens_on(
                 assert await asyncio.wait_for(queue.get(), 5) == CancelledFrame(version=7)
             assert queue.empty()
             assert any("unreadable hub message" in r.getMessage() for r in caplog.records)
+    finally:
+        await hub.stop()
+        await other.stop()
+        await redis.aclose()
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL")
+async def test_another_process_s_moves_are_followed_before_its_watchers_hear_of_them() -> None:
+    assert REDIS_URL
+    redis = redis_client(REDIS_URL, 2.0)
+    hub, other = RedisHub(redis), RedisHub(redis)  # two processes' hubs
+    await hub.start()
+    await other.start()
+    followed: list[tuple[str, int, bool]] = []
+    try:
+        async with hub.watch("followed") as queue:
+
+            def follow(game_id: str, move: HubMove) -> None:
+                followed.append((game_id, move.version, queue.empty()))
+
+            hub.on_foreign_move(follow)
+            await hub.publish("followed", HubMove.of(3, 4, {}, [], GameStatus.ACTIVE, None, 0))
+            assert (await asyncio.wait_for(queue.get(), 5)).version == 4  # type: ignore[union-attr]
+            await other.publish("followed", HubMove.of(4, 5, {}, [], GameStatus.ACTIVE, None, 0))
+            await other.publish("followed", CancelledFrame(version=6))  # not a move
+            heard = [await asyncio.wait_for(queue.get(), 5) for _ in range(2)]
+            assert [message.version for message in heard] == [5, 6]  # type: ignore[union-attr]
+        # only the other process's move, and before this process's watcher had it
+        assert followed == [("followed", 5, True)]
     finally:
         await hub.stop()
         await other.stop()

@@ -108,6 +108,18 @@ async def play_one(players: dict[int, Player], game_id: str) -> None:
     assert mover.view["lines"] == other.view["lines"]
 
 
+async def move_game_reads(url: str) -> dict[str, int]:
+    """A process's ``nook_move_game_reads_total`` by source (it counts from its start)."""
+    async with httpx.AsyncClient(base_url=url) as http:
+        text = (await http.get("/metrics")).text
+    reads = {"memory": 0, "database": 0}
+    for line in text.splitlines():
+        if line.startswith("nook_move_game_reads_total{"):
+            source = line.split('source="', 1)[1].split('"', 1)[0]
+            reads[source] = int(float(line.rsplit(" ", 1)[1]))
+    return reads
+
+
 async def match(urls: tuple[str, str], kill_first: Any) -> None:
     alice, bob = Player("alice", urls[0]), Player("bob", urls[1])
     async with alice.http() as http:
@@ -123,6 +135,10 @@ async def match(urls: tuple[str, str], kill_first: Any) -> None:
 
     for _ in range(4):  # lines drawn across the two processes
         await play_one(players, game_id)
+    # Each process follows the other's moves in memory: only A's first move read the row
+    # (the game started on B, where Bob joined).
+    assert await move_game_reads(urls[0]) == {"memory": 1, "database": 1}
+    assert await move_game_reads(urls[1]) == {"memory": 2, "database": 0}
 
     kill_first()  # SIGKILL: no goodbye, no flush
     await asyncio.sleep(0.2)

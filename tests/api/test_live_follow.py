@@ -1,0 +1,115 @@
+"""A process keeps its copy of a game current with the moves another process commits.
+
+When two processes serve one match, each hears of the other's moves through the hub. The
+published move carries its log entries (``HubMove.step``); a process that keeps the game
+in memory replays them, so its own player's next move reads no row. Here the second
+process is a ``LiveGames`` fed the very messages the playing app published (sent through
+their JSON form, as Redis carries them), and what it holds is compared with the row the
+database stored, read back on a connection of its own.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from app.live import LiveGames
+from app.wire import HUB_MESSAGE, HubMove
+from engines.triangles import ENGINE as TRIANGLES
+from tests.api.test_online import next_line
+from tests.stored import stored
+
+
+@pytest.fixture
+def client(make_client: Any) -> Any:
+    return make_client()
+
+
+def published_moves(client: Any, monkeypatch: pytest.MonkeyPatch) -> list[HubMove]:
+    """Every move the app publishes from now on, as another process reads it."""
+    hub = client.app.state.services.hub
+    heard: list[HubMove] = []
+    publish = hub.publish
+
+    async def recording(game_id: str, message: Any) -> None:
+        if isinstance(message, HubMove):
+            heard.append(HUB_MESSAGE.validate_json(message.model_dump_json()))  # type: ignore[arg-type]
+        await publish(game_id, message)
+
+    monkeypatch.setattr(hub, "publish", recording)
+    return heard
+
+
+def stored_row(settings: Any, game_id: str) -> tuple[Any, ...]:
+    ((version, state, status, updated_ms, deadline_ms),) = stored(
+        settings,
+        "SELECT version, state, status, updated_ms, deadline_ms FROM games "
+        f"WHERE id = '{game_id}'",
+    )
+    state = json.loads(state) if isinstance(state, str) else state
+    return version, state, status, updated_ms, deadline_ms
+
+
+def test_another_process_s_copy_follows_each_move_to_the_stored_row(
+    client: Any, players: Any, settings: Any, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob = players(client, "alice", "bob")
+    params = {"opponent": "online", "stars": 24, "clock": "3+2"}  # a deadline that moves
+    gid = alice.new_game("triangles", params=params)["id"]
+    assert bob.post(f"/api/games/{gid}/join").status_code == 200
+    # The other process's copy, taken as it starts (as a join there keeps it).
+    services = client.app.state.services
+    game = client.portal.call(services.store.game, gid)
+    other = LiveGames(services.catalog)
+    other.remember(game, TRIANGLES.load_state(game.state))
+    heard = published_moves(client, monkeypatch)
+
+    version, followed = 0, 0
+    while True:
+        view = alice.get(f"/api/games/{gid}").json()
+        if view["status"] == "over":
+            break
+        clock.advance(1_500)
+        mover = (alice, bob)[view["view"]["turn"]]
+        answer = mover.move(gid, version, next_line(alice, gid))
+        assert answer.status_code == 200, answer.text
+        version = answer.json()["version"]
+        (published,) = heard
+        heard.clear()
+        other.follow(gid, published)
+        kept = other.at_version(gid, version)
+        if published.step is None:  # the game is over: nobody keeps it
+            assert kept is None and len(other) == 0
+            continue
+        assert kept is not None
+        row = stored_row(settings, gid)
+        assert row[2] == "active"
+        assert (kept.game.version, kept.game.state, kept.game.status) == row[:3]
+        assert (kept.game.updated_ms, kept.game.deadline_ms) == row[3:]
+        assert TRIANGLES.dump_state(kept.state) == row[1]
+        followed += 1
+    assert followed == version - 1 > 10  # every move but the last, which ended it
+
+
+def test_a_copy_that_missed_a_move_is_dropped(
+    client: Any, players: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob = players(client, "alice", "bob")
+    gid = alice.new_game("triangles", params={"opponent": "online", "stars": 24})["id"]
+    assert bob.post(f"/api/games/{gid}/join").status_code == 200
+    services = client.app.state.services
+    game = client.portal.call(services.store.game, gid)
+    other = LiveGames(services.catalog)
+    other.remember(game, TRIANGLES.load_state(game.state))
+    heard = published_moves(client, monkeypatch)
+    for version in (0, 1):
+        mover = (alice, bob)[alice.get(f"/api/games/{gid}").json()["view"]["turn"]]
+        assert mover.move(gid, version, next_line(alice, gid)).status_code == 200
+    first, second = heard
+    other.follow(gid, second)  # the first never arrived (Redis was down meanwhile)
+    assert len(other) == 0  # so the next move here reads the row
+    other.remember(game, TRIANGLES.load_state(game.state))
+    other.follow(gid, first)
+    assert other.at_version(gid, 1) is not None
