@@ -14,7 +14,8 @@
 //   lobby, /me), the shell's words alone (SHELL_KEYS) and two slices per game: its words
 //   and the shared ones, without the other games', nor those of the lobby, /me or the
 //   offline page (PAGE_ONLY_KEYS), for its play page, and with the replay's (replay.*,
-//   games.<game>.replay.*) for its replay;
+//   games.<game>.replay.*) for its replay; each without the refusals of features its
+//   page's script does not hold (FEATURE_ERRORS);
 // - the icons, copied;
 // - beside each script, stylesheet and catalog, its brotli and gzip forms (<file>.br, .gz).
 // Every file's name carries the hash of its content: its URL is cached for good.
@@ -182,6 +183,21 @@ function preloads(file, seen = new Set()) {
   return [...seen];
 }
 
+/** Every source module (under static/js/) a page's script may run: its entry's and every
+ * chunk's it imports, at once or on demand. */
+function modulesOf(name) {
+  const page = PAGES[name];
+  const files = page?.script ? [byEntry[`page:page:js:${jsEntries[page.script]}`]] : [];
+  const modules = new Set();
+  for (let index = 0; index < files.length; index += 1) {
+    for (const input of Object.keys(outputs[files[index]].inputs)) modules.add(input.replace(/^static\/js\//, ''));
+    for (const imported of outputs[files[index]].imports) {
+      if (imported.path in outputs && !files.includes(imported.path)) files.push(imported.path);
+    }
+  }
+  return modules;
+}
+
 const manifest = { version: '', pages: {}, files: {}, bundle: [] };
 for (const [name, page] of Object.entries(PAGES)) {
   const entry = { css: relative(byEntry[`page:page:css:${name}`]) };
@@ -255,6 +271,21 @@ const SHELL_KEYS = ['site.'];
 // (templates/arena.html names it), holds the site's shared words, the arenas' and of each
 // game its title, clocks and refusals; the whole catalog (the lobby's, /me's) goes without.
 const ARENA_KEYS = ['arenas.'];
+// Refusals only one feature's requests meet, by the modules that make them: a game's slices
+// carry their words only when the page's script holds such a module (at once or on demand).
+// A page of a game played alone goes without the arenas', pairing's, notifications',
+// transfers', reviews' and replays' refusals; every other error.* word goes to every page.
+const FEATURE_ERRORS = [
+  { modules: /(^|\/)arenas?(\.js$|\/)/, codes: ['arena_not_found', 'arena_private', 'arena_over', 'bad_minutes', 'bad_start', 'no_arenas', 'not_in_arena', 'name_required'] },
+  { modules: /^lobby\/seek\.js$/, codes: ['seek_not_found', 'seek_paired'] },
+  { modules: /^me\/notify\.js$/, codes: ['push_off', 'bad_endpoint', 'too_many_subscriptions', 'no_player'] },
+  { modules: /^me\/transfer\.js$/, codes: ['bad_code', 'nothing_to_transfer'] },
+  { modules: /^review\.js$/, codes: ['no_review', 'too_many_reviews', 'game_not_over', 'game_aborted'] },
+  { modules: /^replay\.js$/, codes: ['bad_ply', 'illegal_log'] },
+];
+/** The error.* keys of the features none of ``modules`` reaches. */
+const unreachedErrors = (modules) =>
+  new Set(FEATURE_ERRORS.filter(({ modules: makers }) => ![...modules].some((module) => makers.test(module))).flatMap(({ codes }) => codes.map((code) => `error.${code}`)));
 const ARENA_GAME_KEYS = ['title', 'clock.choice.', 'error.'];
 for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length)).sort()) {
   const starts = (key, prefixes) => prefixes.some((prefix) => key.startsWith(prefix));
@@ -269,10 +300,13 @@ for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).ma
   );
   for (const game of CATALOG_GAMES) {
     const others = CATALOG_GAMES.filter((other) => other !== game).map((other) => `games.${other}.`);
-    const slice = (dropped) =>
-      JSON.stringify(Object.fromEntries(Object.entries(words).filter(([key]) => !dropped.some((prefix) => key.startsWith(prefix)))));
-    emit(`i18n/${lang}/${game}.json`, slice([...others, ...PAGE_ONLY_KEYS, ...REPLAY_KEYS, `games.${game}.replay.`]));
-    emit(`i18n/${lang}/${game}.replay.json`, slice([...others, ...PAGE_ONLY_KEYS]));
+    const slice = (dropped, page) => {
+      const unreached = unreachedErrors(modulesOf(page));
+      const keep = ([key]) => !unreached.has(key) && !dropped.some((prefix) => key.startsWith(prefix));
+      return JSON.stringify(Object.fromEntries(Object.entries(words).filter(keep)));
+    };
+    emit(`i18n/${lang}/${game}.json`, slice([...others, ...PAGE_ONLY_KEYS, ...REPLAY_KEYS, `games.${game}.replay.`], `game-${game}`));
+    emit(`i18n/${lang}/${game}.replay.json`, slice([...others, ...PAGE_ONLY_KEYS], `replay-${game}`));
   }
 }
 
