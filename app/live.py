@@ -25,7 +25,7 @@ from typing import Any
 
 from app.catalog import Catalog
 from app.models import Game, GameStatus, advanced
-from app.wire import HubMove
+from app.wire import HubMove, LogEntry
 from engines.core.weighed import WeighedLRU
 
 log = logging.getLogger("app.live")
@@ -62,37 +62,44 @@ class LiveGames:
 
     def follow(self, game_id: str, published: HubMove) -> None:
         """Another process's committed move: replayed on the kept copy when it is the one
-        the move was made on, else the copy is dropped."""
+        the move was made on; a copy that is behind it (a move missed) or that the move
+        ends is dropped; one already past it is kept as it is."""
         live = self._games.get(game_id)
         if live is None:
             return
         step = published.step
-        if step is None or live.game.version != published.from_version:
+        if step is not None and live.game.version > published.from_version:
+            return  # a late message: this copy holds its move already
+        state = None
+        if step is not None and live.game.version == published.from_version:
+            state = self._replayed(game_id, live, step.entries)
+        plies = published.version - published.from_version
+        if state is None or step is None or len(step.entries) != plies:
             self._games.pop(game_id)
             return
+        row = {
+            "version": published.version,
+            "state": self.catalog.engine(live.game.engine).dump_state(state),
+            "updated_ms": step.updated_ms,
+            "deadline_ms": step.deadline_ms,
+        }
+        self.remember(advanced(live.game, row), state)
+
+    def _replayed(self, game_id: str, live: Live, entries: list[LogEntry]) -> Any | None:
+        """The kept state after ``entries`` (a stored log's replay: the clock, then the
+        move), or None when they do not replay to a game that goes on."""
         engine = self.catalog.engine(live.game.engine)
         state = live.state
         try:
-            for entry in step.entries:
+            for entry in entries:
                 state, _ = engine.tick(state, entry.at_ms)
                 if entry.move is not None:
                     move = engine.parse_move(entry.move)
                     state, _ = engine.apply(state, move, entry.at_ms, entry.seat or 0)
         except Exception:  # never expected (the mover's engine took these moves): reread
             log.exception("game %s: a move from another process did not replay", game_id)
-            self._games.pop(game_id)
-            return
-        plies = published.version - published.from_version
-        if engine.outcome(state) is not None or len(step.entries) != plies:
-            self._games.pop(game_id)
-            return
-        row = {
-            "version": published.version,
-            "state": engine.dump_state(state),
-            "updated_ms": step.updated_ms,
-            "deadline_ms": step.deadline_ms,
-        }
-        self.remember(advanced(live.game, row), state)
+            return None
+        return None if engine.outcome(state) is not None else state
 
     def forget(self, game_id: str) -> None:
         self._games.pop(game_id)

@@ -113,3 +113,7 @@ def test_a_copy_that_missed_a_move_is_dropped(
     other.remember(game, TRIANGLES.load_state(game.state))
     other.follow(gid, first)
     assert other.at_version(gid, 1) is not None
+    other.follow(gid, first)  # again, late (its move is in the copy): the copy stays
+    assert other.at_version(gid, 1) is not None
+    other.follow(gid, second)
+    assert other.at_version(gid, 2) is not None
