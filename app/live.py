@@ -11,6 +11,8 @@ follows the other's moves: each published move carries its log entries (``HubMov
 which this process replays on its copy (the engine's ``tick`` and ``apply``, as a stored
 log is replayed), so its own player's next move still finds the game here. A copy that
 cannot follow (a message missed, the game over) is dropped: the next move reads the row.
+A game this process reads while it is active (a socket's first state, after a restart or
+on the process that did not start the game) is kept too.
 
 The cache is bounded by memory: a state may hold a board (1.3 MiB and more for a
 180-star Triangles field), so each game weighs its engine's ``footprint`` of its state,
@@ -59,6 +61,14 @@ class LiveGames:
             return
         weight = ROW_BYTES + self.catalog.engine(game.engine).footprint([state])
         self._games.put(game.id, Live(game, state, weight))
+
+    def offer(self, game: Game, state: Any) -> None:
+        """A game just read from the database (a socket's state, a page): kept, as its
+        player's next move here would read it again, unless this process keeps it at that
+        version or a later one already (read before a move this process has since seen)."""
+        kept = self._games.get(game.id)
+        if kept is None or kept.game.version < game.version:
+            self.remember(game, state)
 
     def follow(self, game_id: str, published: HubMove) -> None:
         """Another process's committed move: replayed on the kept copy when it is the one

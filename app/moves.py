@@ -187,6 +187,7 @@ class MovePath:
         at_ms = self.clock.now_ms() - game.started_ms
         ticked, events = engine.tick(state, at_ms)
         if not events:
+            self.live.offer(game, state)
             return game, state
         try:
             return await self.commit(

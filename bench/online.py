@@ -279,6 +279,7 @@ async def run(
         on_play(True)
     before = [proc_usage(pid) for _, pid in servers]
     services_before = services_cpu_s()
+    client_before = sum(os.times()[:2])  # this process: the load client
     began = time.perf_counter()
     played = await asyncio.gather(
         *(g.play(latencies, think, rng, sends) for g in games), return_exceptions=True
@@ -292,6 +293,7 @@ async def run(
     if len(failed) == len(played):
         raise RuntimeError(f"every match failed, the first: {failed[0]}")
     usage = [proc_usage(pid) for _, pid in servers]  # every socket still open
+    client_s = sum(os.times()[:2]) - client_before
     services = {k: v - services_before[k] for k, v in services_cpu_s().items()}
     after = usage[0]
     if on_play:
@@ -317,6 +319,8 @@ async def run(
         "services_cpu_ms_per_move": {
             k: v * 1000 / max(1, len(latencies)) for k, v in services.items()
         },
+        "client_cpu": client_s / elapsed,  # the load client's share of one core
+        "load_average_1min": os.getloadavg()[0],
         "server_rss_mib": int(after["rss_mib"]),
         "server_peak_mib": after["hwm_mib"],
         "samples": [(s - began, lat) for s, lat in zip(sends, latencies, strict=True)],
@@ -399,6 +403,8 @@ def bench_database(
                     if processes > 1
                     else ""
                 )
+                + f"  client {figures['client_cpu']:.0%} CPU"
+                + f", load {figures['load_average_1min']:.1f}"
                 + (capacity(figures) if processes > 1 else "")
                 + (
                     f"  {hard_games} hard games: {figures['hard_moves']} moves answered"

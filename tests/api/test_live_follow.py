@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from app.live import LiveGames
+from app.metrics import MOVE_GAME_READS
 from app.wire import HUB_MESSAGE, HubMove
 from engines.triangles import ENGINE as TRIANGLES
 from tests.api.test_online import next_line
@@ -117,3 +118,44 @@ def test_a_copy_that_missed_a_move_is_dropped(
     assert other.at_version(gid, 1) is not None
     other.follow(gid, second)
     assert other.at_version(gid, 2) is not None
+
+
+def test_a_game_its_socket_loaded_is_kept_for_the_first_move(
+    make_client: Any, players: Any
+) -> None:
+    """Another process (a second app on the same database) that has never seen the game:
+    the socket's first state reads it, and the player's move then finds it in memory."""
+    first = make_client()
+    alice, bob = players(first, "alice", "bob")
+    gid = alice.new_game("triangles", params={"opponent": "online", "stars": 24})["id"]
+    assert bob.post(f"/api/games/{gid}/join").status_code == 200
+    line = next_line(alice, gid)
+    second = make_client()
+    (alice,) = players(second, "alice")
+    reads = {source: MOVE_GAME_READS.labels(source) for source in ("memory", "database")}
+    before = {source: counter._value.get() for source, counter in reads.items()}
+    with alice.websocket(f"/ws/games/{gid}") as socket:
+        assert socket.receive_json()["type"] == "state"
+        socket.send_json({"type": "move", "version": 0, "move": line, "id": 1})
+        while (answer := socket.receive_json())["type"] != "result":
+            pass
+    assert answer["result"]["version"] == 1
+    after = {source: counter._value.get() for source, counter in reads.items()}
+    assert {source: after[source] - before[source] for source in reads} == {
+        "memory": 1,
+        "database": 0,
+    }
+
+
+def test_a_read_never_replaces_a_newer_copy(client: Any, players: Any) -> None:
+    alice, bob = players(client, "alice", "bob")
+    gid = alice.new_game("triangles", params={"opponent": "online", "stars": 24})["id"]
+    assert bob.post(f"/api/games/{gid}/join").status_code == 200
+    services = client.app.state.services
+    read = client.portal.call(services.store.game, gid)
+    assert alice.move(gid, 0, next_line(alice, gid)).status_code == 200
+    newer = client.portal.call(services.store.game, gid)
+    live = LiveGames(services.catalog)
+    live.offer(newer, TRIANGLES.load_state(newer.state))
+    live.offer(read, TRIANGLES.load_state(read.state))  # read before that move
+    assert live.at_version(gid, 1) is not None and live.at_version(gid, 0) is None
