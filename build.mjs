@@ -184,9 +184,10 @@ function preloads(file, seen = new Set()) {
 }
 
 /** Every source module (under static/js/) a page's script may run: its entry's and every
- * chunk's it imports, at once or on demand. */
+ * chunk's it imports, at once or on demand. A game without a page of its own (packaged)
+ * runs the shared one (`replay`), as app/assets.py serves it. */
 function modulesOf(name) {
-  const page = PAGES[name];
+  const page = PAGES[name] ?? PAGES[name.split('-')[0]];
   const files = page?.script ? [byEntry[`page:page:js:${jsEntries[page.script]}`]] : [];
   const modules = new Set();
   for (let index = 0; index < files.length; index += 1) {
