@@ -11,10 +11,11 @@ made the whole 99th percentile).
 
 So the young generation is collected on a timer instead: every 50 ms it holds only what
 the last 50 ms made (a millisecond or two to walk), and every second time the middle one
-too. (Every fifth time, the middle one held five times as much: with 1,000 matches at
-human pace on one process, 15 to 20 of its collections in a 35 s run took 25-50 ms, and
-the moves they held up made the 99th percentile 46-54 ms; every second time, 39-41 ms,
-for the same CPU per move.) A busy process stretches the timer so that collecting takes at
+too. (Every fifth time, as before, each middle collection walked twice as much: with
+1,000 matches at human pace on one process, 63 of them in a run took 15 ms on average,
+against 176-184 taking 7 ms every second time; the 99th percentile of a move went from
+46-54 ms to 39-41 ms and the slowest from 85-94 ms to 57-63 ms, for the same CPU per
+move.) A busy process stretches the timer so that collecting takes at
 most ``SHARE`` of its time: the pause after a collection is at least ``1 / SHARE`` times
 as long as the collection took, up to half a second. Under a closed loop (500 matches,
 every move in flight for a quarter of a second) the middle generation is then walked
