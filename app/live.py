@@ -80,11 +80,12 @@ class LiveGames:
         step = published.step
         if step is not None and live.game.version > published.from_version:
             return  # a late message: this copy holds its move already
+        plies = published.version - published.from_version
         state = None
         if step is not None and live.game.version == published.from_version:
-            state = self._replayed(game_id, live, step.entries)
-        plies = published.version - published.from_version
-        if state is None or step is None or len(step.entries) != plies:
+            if len(step.entries) == plies:  # else not a commit's: never replayed
+                state = self._replayed(game_id, live, step.entries)
+        if state is None or step is None:
             self._games.pop(game_id)
             return
         row = {

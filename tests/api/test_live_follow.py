@@ -118,6 +118,10 @@ def test_a_copy_that_missed_a_move_is_dropped(
     assert other.at_version(gid, 1) is not None
     other.follow(gid, second)
     assert other.at_version(gid, 2) is not None
+    # entries that do not add up to the versions named: no commit's, never replayed
+    garbled = HubMove.model_construct(from_version=2, version=4, frames={}, step=second.step)
+    other.follow(gid, garbled)
+    assert len(other) == 0
 
 
 def test_a_game_its_socket_loaded_is_kept_for_the_first_move(
