@@ -288,6 +288,7 @@ const FEATURE_ERRORS = [
 const unreachedErrors = (modules) =>
   new Set(FEATURE_ERRORS.filter(({ modules: makers }) => ![...modules].some((module) => makers.test(module))).flatMap(({ codes }) => codes.map((code) => `error.${code}`)));
 const ARENA_GAME_KEYS = ['title', 'clock.choice.', 'error.'];
+const unreachedOf = {}; // page → its unreached error keys, the same in every language
 for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length)).sort()) {
   const starts = (key, prefixes) => prefixes.some((prefix) => key.startsWith(prefix));
   const words = Object.fromEntries(Object.entries(catalog(lang)).filter(([key]) => !starts(key, TEMPLATE_ONLY_KEYS)));
@@ -302,7 +303,7 @@ for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).ma
   for (const game of CATALOG_GAMES) {
     const others = CATALOG_GAMES.filter((other) => other !== game).map((other) => `games.${other}.`);
     const slice = (dropped, page) => {
-      const unreached = unreachedErrors(modulesOf(page));
+      const unreached = (unreachedOf[page] ??= unreachedErrors(modulesOf(page)));
       const keep = ([key]) => !unreached.has(key) && !dropped.some((prefix) => key.startsWith(prefix));
       return JSON.stringify(Object.fromEntries(Object.entries(words).filter(keep)));
     };

@@ -53,18 +53,24 @@ def stored_row(settings: Any, game_id: str) -> tuple[Any, ...]:
     return version, state, status, updated_ms, deadline_ms
 
 
-def test_another_process_s_copy_follows_each_move_to_the_stored_row(
-    client: Any, players: Any, settings: Any, clock: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def started_match(client: Any, players: Any, params: dict[str, Any]) -> tuple[Any, ...]:
+    """Alice's online game that Bob has joined, and another process's copy of it, taken
+    as it starts (as a join there keeps it): (alice, bob, game id, that copy)."""
     alice, bob = players(client, "alice", "bob")
-    params = {"opponent": "online", "stars": 24, "clock": "3+2"}  # a deadline that moves
     gid = alice.new_game("triangles", params=params)["id"]
     assert bob.post(f"/api/games/{gid}/join").status_code == 200
-    # The other process's copy, taken as it starts (as a join there keeps it).
     services = client.app.state.services
     game = client.portal.call(services.store.game, gid)
     other = LiveGames(services.catalog)
     other.remember(game, TRIANGLES.load_state(game.state))
+    return alice, bob, gid, other
+
+
+def test_another_process_s_copy_follows_each_move_to_the_stored_row(
+    client: Any, players: Any, settings: Any, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    params = {"opponent": "online", "stars": 24, "clock": "3+2"}  # a deadline that moves
+    alice, bob, gid, other = started_match(client, players, params)
     heard = published_moves(client, monkeypatch)
 
     version, followed = 0, 0
@@ -97,13 +103,8 @@ def test_another_process_s_copy_follows_each_move_to_the_stored_row(
 def test_a_copy_that_missed_a_move_is_dropped(
     client: Any, players: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    alice, bob = players(client, "alice", "bob")
-    gid = alice.new_game("triangles", params={"opponent": "online", "stars": 24})["id"]
-    assert bob.post(f"/api/games/{gid}/join").status_code == 200
-    services = client.app.state.services
-    game = client.portal.call(services.store.game, gid)
-    other = LiveGames(services.catalog)
-    other.remember(game, TRIANGLES.load_state(game.state))
+    alice, bob, gid, other = started_match(client, players, {"opponent": "online", "stars": 24})
+    game = client.portal.call(client.app.state.services.store.game, gid)  # still at version 0
     heard = published_moves(client, monkeypatch)
     for version in (0, 1):
         mover = (alice, bob)[alice.get(f"/api/games/{gid}").json()["view"]["turn"]]
