@@ -11,6 +11,7 @@ database stored, read back on a connection of its own.
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ import pytest
 from app.live import LiveGames
 from app.metrics import MOVE_GAME_READS
 from app.wire import HUB_MESSAGE, HubMove
+from engines.core.replay import replay
 from engines.triangles import ENGINE as TRIANGLES
 from tests.api.test_online import next_line
 from tests.stored import stored
@@ -164,3 +166,46 @@ def test_a_read_never_replaces_a_newer_copy(client: Any, players: Any) -> None:
     live.offer(newer, TRIANGLES.load_state(newer.state))
     live.offer(read, TRIANGLES.load_state(read.state))  # read before that move
     assert live.at_version(gid, 1) is not None and live.at_version(gid, 0) is None
+
+
+def test_racing_moves_on_two_processes_leave_one_stored_game(
+    make_client: Any, players: Any, settings: Any
+) -> None:
+    """The same line sent at the same version through two processes at once (two apps on
+    one database, each keeping the game): one is written, the other refused 409; the row
+    read back on a connection of its own is the replay of the stored log, and play goes
+    on through the process that lost, whose copy either followed or was dropped."""
+    first, second = make_client(), make_client()
+    alice, bob = players(first, "alice", "bob")
+    gid = alice.new_game("triangles", params={"opponent": "online", "stars": 24})["id"]
+    assert bob.post(f"/api/games/{gid}/join").status_code == 200
+    (alice_there,) = players(second, "alice")
+    assert alice_there.get(f"/api/games/{gid}").status_code == 200  # kept there too
+    line = next_line(alice, gid)
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda player: player.move(gid, 0, line), (alice, alice_there)))
+    assert sorted(answer.status_code for answer in answers) == [200, 409]
+    loser = (alice, alice_there)[[a.status_code for a in answers].index(409)]
+
+    def stored_matches_its_log(version: int) -> None:
+        ((stored_version, state),) = stored(
+            settings, f"SELECT version, state FROM games WHERE id = '{gid}'"
+        )
+        state = json.loads(state) if isinstance(state, str) else state
+        moves = stored(settings, f"SELECT seat, move, at_ms FROM moves WHERE game_id = '{gid}'")
+        log = [
+            {"seat": s, "move": json.loads(m) if isinstance(m, str) else m, "at_ms": at}
+            for s, m, at in moves
+        ]
+        query = f"SELECT params, seed FROM games WHERE id = '{gid}'"
+        ((raw_params, seed),) = stored(settings, query)
+        raw_params = json.loads(raw_params) if isinstance(raw_params, str) else raw_params
+        params = TRIANGLES.parse_params(raw_params)
+        assert stored_version == version == len(log)
+        assert TRIANGLES.dump_state(replay(TRIANGLES, params, seed, log)) == state
+
+    stored_matches_its_log(1)
+    (bob_on_loser,) = players(loser.client, "bob")
+    answer = bob_on_loser.move(gid, 1, next_line(alice, gid))
+    assert answer.status_code == 200, answer.text
+    stored_matches_its_log(2)
