@@ -15,18 +15,14 @@ back shortly), 1012 the process is draining, 1008 too many sockets or messages.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
 
 import anyio
-from anyio import ClosedResourceError
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
-from uvicorn.protocols.utils import ClientDisconnected
 
 from app.arenas import channel
 from app.drain import CLOSE_RESTART, Drain
@@ -34,21 +30,24 @@ from app.errors import AppError
 from app.hub import HubUnavailable, Watch
 from app.metrics import RATE_LIMITED
 from app.models import Arena
-from app.outage import OUTAGES, is_outage
 from app.presence import arena_lease
 from app.services import Services
+from app.sockets import (
+    CLOSE_NOT_FOUND,
+    CLOSE_POLICY,
+    CLOSE_TRY_AGAIN,
+    admitted,
+    refuse_in_outage,
+    until_one_ends,
+)
 from app.wire import ArenaPaired, ArenaPairedFrame, PongFrame
-from app.ws import admitted
 from engines.core.errors import AppCode
 
 router = APIRouter()
 log = logging.getLogger("app.arena_socket")
 
 STANDINGS_EVERY_S = 0.5
-CLOSE_POLICY = 1008
-CLOSE_TRY_AGAIN = 1013
 CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
 
 
 class ArenaConnection:
@@ -143,11 +142,7 @@ async def arena_socket(ws: WebSocket, arena_id: str, key: str | None = None) -> 
         await ws.close(CLOSE_FORBIDDEN if private else CLOSE_NOT_FOUND, error.code)
         return
     except (SQLAlchemyError, OSError) as error:
-        if not is_outage(error):
-            raise
-        OUTAGES.unavailable(error)
-        await ws.accept()
-        await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
+        await refuse_in_outage(ws, error)
         return
     connection = ArenaConnection(ws, svc, arena)
     async with admitted(ws, svc, connection.holder) as serving:
@@ -177,22 +172,10 @@ async def serve(ws: WebSocket, svc: Services, connection: ArenaConnection) -> No
 async def follow(ws: WebSocket, connection: ArenaConnection, queue: Watch) -> None:
     """Send the standings, then read the client, forward the hub and send the standings
     again when they change, until either side ends."""
-    try:
-        await connection.send_standings()
-        async with anyio.create_task_group() as group:
-
-            async def until_done(part: Callable[[], Awaitable[None]]) -> None:
-                await part()
-                group.cancel_scope.cancel()
-
-            group.start_soon(until_done, connection.read)
-            group.start_soon(until_done, lambda: connection.forward(queue))
-            group.start_soon(until_done, connection.standings)
-    except* (WebSocketDisconnect, ClosedResourceError, RuntimeError, ClientDisconnected):
-        pass  # the client went away, possibly mid-send
-    except* (SQLAlchemyError, OSError) as group:
-        if not all(is_outage(error) for error in group.exceptions):
-            raise
-        OUTAGES.unavailable(group.exceptions[0])
-        with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
-            await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
+    await until_one_ends(
+        ws,
+        connection.send_standings,
+        connection.read,
+        lambda: connection.forward(queue),
+        connection.standings,
+    )

@@ -16,20 +16,17 @@ refused more than three bursts' worth within the time a burst takes to refill is
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable
 from typing import TypeVar
 
 import anyio
-from anyio import ClosedResourceError
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ValidationError
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
-from uvicorn.protocols.utils import ClientDisconnected
 
 from app.budgets import MessageBudgets
 from app.drain import CLOSE_RESTART, Drain
@@ -39,6 +36,14 @@ from app.metrics import RATE_LIMITED
 from app.outage import OUTAGES, is_outage
 from app.presence import Lease
 from app.services import Services
+from app.sockets import (
+    CLOSE_NOT_FOUND,
+    CLOSE_POLICY,
+    CLOSE_TRY_AGAIN,
+    admitted,
+    refuse_in_outage,
+    until_one_ends,
+)
 from app.wire import (
     ErrorFrame,
     ErrorInfo,
@@ -62,9 +67,6 @@ router = APIRouter()
 log = logging.getLogger("app.ws")
 
 CLOSE_TOO_BIG = 1009
-CLOSE_POLICY = 1008
-CLOSE_TRY_AGAIN = 1013
-CLOSE_NOT_FOUND = 4404
 # A sync sends the moves a client missed only while they fit in one frame; a client
 # further behind (a Pairs game with thousands of pauses) gets the state alone.
 SYNC_FRAME_BYTES = 256 * 1024
@@ -300,50 +302,12 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
         await ws.close(CLOSE_NOT_FOUND, "no such game")
         return
     except (SQLAlchemyError, OSError) as error:
-        if not is_outage(error):
-            raise
-        OUTAGES.unavailable(error)
-        await ws.accept()
-        await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
+        await refuse_in_outage(ws, error)
         return
     holder = secrets.token_urlsafe(8)
     async with admitted(ws, svc, holder) as serving:
         if serving:
             await serve(ws, svc, game_id, since, holder)
-
-
-@contextlib.asynccontextmanager
-async def admitted(ws: WebSocket, svc: Services, holder: str) -> AsyncIterator[bool]:
-    """Accept the socket on a slot of its player's and its address's (``holder`` holds
-    them): yields True to serve it, False when it is gone already or over its limits
-    (closed 1008); the slots are given back at the end."""
-    player_id: str | None = ws.scope.get("state", {}).get("player_id")
-    address = ws.client.host if ws.client else "unknown"
-    # Without Redis, the limiter counts in this process (it never fails open).
-    taken = await svc.admission.open_socket(player_id, address, holder)
-    try:
-        try:
-            await ws.accept()
-        except ClientDisconnected:  # gone before it was accepted: a disconnect is normal
-            yield False
-            return
-        if not taken:
-            RATE_LIMITED.labels("sockets").inc()
-            with contextlib.suppress(ClientDisconnected):
-                await ws.close(CLOSE_POLICY, "too many sockets")
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            ws.app.state.message_budgets.leave(player_id)
-    finally:
-        if taken:
-            with anyio.CancelScope(shield=True):
-                try:
-                    await svc.admission.close_socket(player_id, address, holder)
-                except (RedisError, OSError) as exc:
-                    log.warning("socket slot release failed (its lease runs out): %s", exc)
 
 
 async def serve(ws: WebSocket, svc: Services, game_id: str, since: int | None, holder: str) -> None:
@@ -368,27 +332,12 @@ async def follow(ws: WebSocket, connection: Connection, queue: Watch, since: int
     (anyio's task group cancels the other one cleanly)."""
     connection.queue = queue
     try:
-        await connection.send_state(since)
-        async with anyio.create_task_group() as group:
-
-            async def until_done(part: Callable[[], Awaitable[None]]) -> None:
-                await part()
-                group.cancel_scope.cancel()
-
-            group.start_soon(until_done, connection.read)
-            group.start_soon(until_done, lambda: connection.forward(queue))
-    except* (WebSocketDisconnect, ClosedResourceError, RuntimeError, ClientDisconnected):
-        # The client went away, possibly mid-send (RuntimeError, or uvicorn's
-        # ClientDisconnected, an OSError that is no database outage); the task group
-        # delivers these wrapped in an ExceptionGroup, hence except*.
-        pass
-    except* (SQLAlchemyError, OSError) as group:
-        if not all(is_outage(error) for error in group.exceptions):
-            raise
-        # The state cannot be loaded: tell the client to come back shortly.
-        OUTAGES.unavailable(group.exceptions[0])
-        with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
-            await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
+        await until_one_ends(
+            ws,
+            lambda: connection.send_state(since),
+            connection.read,
+            lambda: connection.forward(queue),
+        )
     finally:
         if connection.seats:
             with anyio.CancelScope(shield=True):

@@ -1,0 +1,102 @@
+"""What every live socket (a game's, ``app/ws.py``; an arena's, ``app/arena_socket.py``)
+shares: its admission on its player's and its address's socket slots, its refusal while
+the database is lost, and its run (parts together until one ends).
+
+Closes: 1008 too many sockets, 1013 the database unavailable (come back shortly).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import anyio
+from anyio import ClosedResourceError
+from fastapi import WebSocket, WebSocketDisconnect
+from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
+from uvicorn.protocols.utils import ClientDisconnected
+
+from app.metrics import RATE_LIMITED
+from app.outage import OUTAGES, is_outage
+from app.services import Services
+
+log = logging.getLogger("app.ws")  # the sockets' log, the name it had in app/ws.py
+
+CLOSE_POLICY = 1008
+CLOSE_TRY_AGAIN = 1013
+CLOSE_NOT_FOUND = 4404
+
+Part = Callable[[], Awaitable[None]]
+
+
+@contextlib.asynccontextmanager
+async def admitted(ws: WebSocket, svc: Services, holder: str) -> AsyncIterator[bool]:
+    """Accept the socket on a slot of its player's and its address's (``holder`` holds
+    them): yields True to serve it, False when it is gone already or over its limits
+    (closed 1008); the slots are given back at the end."""
+    player_id: str | None = ws.scope.get("state", {}).get("player_id")
+    address = ws.client.host if ws.client else "unknown"
+    # Without Redis, the limiter counts in this process (it never fails open).
+    taken = await svc.admission.open_socket(player_id, address, holder)
+    try:
+        try:
+            await ws.accept()
+        except ClientDisconnected:  # gone before it was accepted: a disconnect is normal
+            yield False
+            return
+        if not taken:
+            RATE_LIMITED.labels("sockets").inc()
+            with contextlib.suppress(ClientDisconnected):
+                await ws.close(CLOSE_POLICY, "too many sockets")
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            ws.app.state.message_budgets.leave(player_id)
+    finally:
+        if taken:
+            with anyio.CancelScope(shield=True):
+                try:
+                    await svc.admission.close_socket(player_id, address, holder)
+                except (RedisError, OSError) as exc:
+                    log.warning("socket slot release failed (its lease runs out): %s", exc)
+
+
+async def refuse_in_outage(ws: WebSocket, error: SQLAlchemyError | OSError) -> None:
+    """A socket whose first read (its game, its arena) met a lost database is accepted
+    and closed 1013, the outage logged once; any other database error is raised."""
+    if not is_outage(error):
+        raise error
+    OUTAGES.unavailable(error)
+    await ws.accept()
+    await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
+
+
+async def until_one_ends(ws: WebSocket, opening: Part, *parts: Part) -> None:
+    """Send the opening (the state, the standings), then run ``parts`` together (reading
+    the client, forwarding the hub…) until one ends: anyio's task group cancels the
+    others cleanly. A client gone away, possibly mid-send (RuntimeError, or uvicorn's
+    ClientDisconnected, an OSError that is no database outage), ends it quietly; the task
+    group delivers these wrapped in an ExceptionGroup, hence except*. A lost database
+    closes the socket 1013: the client comes back shortly."""
+    try:
+        await opening()
+        async with anyio.create_task_group() as group:
+
+            async def until_done(part: Part) -> None:
+                await part()
+                group.cancel_scope.cancel()
+
+            for part in parts:
+                group.start_soon(until_done, part)
+    except* (WebSocketDisconnect, ClosedResourceError, RuntimeError, ClientDisconnected):
+        pass
+    except* (SQLAlchemyError, OSError) as group:
+        if not all(is_outage(error) for error in group.exceptions):
+            raise
+        OUTAGES.unavailable(group.exceptions[0])
+        with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+            await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
