@@ -99,6 +99,9 @@ class Arenas:
         self.wake = asyncio.Event()  # a game of an arena ended here: pair now
         self.games_ended: set[str] = set()  # arenas with a game ended here, not yet told
         self.pausing: set[asyncio.Task[None]] = set()
+        # (arena, player) whose game aborted on their clock, their pause not yet written:
+        # never paired meanwhile (an empty chair would get a new game at once)
+        self.absent: set[tuple[str, str]] = set()
         moves.arena_game_over = self.game_over
 
     # --- what players ask -----------------------------------------------------------------
@@ -253,15 +256,18 @@ class Arenas:
         assert game.arena_id is not None
         self.standings.forget(game.arena_id)
         self.games_ended.add(game.arena_id)  # told at the director's next turn
-        self.wake.set()
         outcome = engine.outcome(state)
-        if outcome is not None and outcome.reason == ABORTED:
-            missing = [seat for seat in range(len(game.seats)) if seat not in engine.movers(state)]
-            if missing:
-                absent = str(game.seats[missing[0]])
-                task = asyncio.create_task(self._pause_absent(game.arena_id, absent))
-                self.pausing.add(task)
-                task.add_done_callback(self.pausing.discard)
+        aborted = outcome is not None and outcome.reason == ABORTED
+        movers = engine.movers(state) if aborted else range(len(game.seats))
+        missing = [seat for seat in range(len(game.seats)) if seat not in movers]
+        if not missing:
+            self.wake.set()
+            return
+        absent = (game.arena_id, str(game.seats[missing[0]]))
+        self.absent.add(absent)  # the director pairs again once the pause is written
+        task = asyncio.create_task(self._pause_absent(*absent))
+        self.pausing.add(task)
+        task.add_done_callback(self.pausing.discard)
 
     async def _pause_absent(self, arena_id: str, player_id: str) -> None:
         try:
@@ -269,6 +275,9 @@ class Arenas:
                 await self.changed(arena_id)
         except (SQLAlchemyError, OSError) as error:  # they stay in: paired, absent again
             log.warning("absent player of arena %s not paused: %s", arena_id, error)
+        finally:
+            self.absent.discard((arena_id, player_id))
+            self.wake.set()
 
     async def pair(self, arena: Arena) -> list[Game]:
         """Pair the arena's free players, best ranked first (``engines.core.arena.pair``),
@@ -293,6 +302,7 @@ class Arenas:
             entrants = [
                 Entrant(e.player_id, rank.get(e.player_id, unranked), previous.get(e.player_id))
                 for e in free
+                if (arena.id, e.player_id) not in self.absent
             ]
             made = []
             for first, second in pair(entrants, others_playing=bool(busy)):
@@ -336,5 +346,3 @@ class Arenas:
             await self.hub.publish(channel(arena_id), message)
         except (RedisError, OSError, HubUnavailable) as exc:  # sockets re-read on reconnect
             log.warning("arena %s news not told: %s", arena_id, exc)
-
-

@@ -5,6 +5,7 @@ app), the arena's end, the snapshot's arena and the arena socket."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -439,3 +440,33 @@ def test_a_player_who_never_moves_is_paused(client: Any, players: Any, clock: An
     assert arena_of(other, arena_id)["me"] == {"joined": True, "paused": False, "game_id": None}
     rows = {row["you"]: row for row in arena_of(first, arena_id)["standings"]}
     assert rows[True]["games"][0]["result"] == "aborted" and rows[True]["score"] == 0
+
+
+def test_an_absent_player_is_paused_before_the_arena_pairs_again(
+    client: Any, players: Any, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pause of a player whose game aborted on their first-line clock is written before
+    the director pairs again: with the write held up for half a second (five of the
+    director's turns here), nobody is paired meanwhile, where the empty chair and its
+    opponent, both free, would have been given a new game at once."""
+    store = client.app.state.services.arenas.store
+    write_pause = store.pause_arena
+
+    async def slow_pause(arena_id: str, player_id: str) -> bool:
+        await asyncio.sleep(0.5)
+        return bool(await write_pause(arena_id, player_id))
+
+    monkeypatch.setattr(store, "pause_arena", slow_pause)
+    alice, bob = named(players, client, "alice", "bob")
+    arena_id = make_arena(alice)["id"]
+    for player in (alice, bob):
+        player.post(f"/api/arenas/{arena_id}/join")
+    game_id = paired(alice, arena_id)
+    first = next(p for p in (alice, bob) if p.get(f"/api/games/{game_id}").json()["seat"] == 0)
+    other = bob if first is alice else alice
+    clock.advance(21_000)  # seat 0's 20 s for a first line run out: the sweeper aborts it
+    wait_for(lambda: arena_of(first, arena_id)["me"]["paused"], lambda paused: paused)
+    assert arena_of(first, arena_id)["me"] == {"joined": True, "paused": True, "game_id": None}
+    assert arena_of(other, arena_id)["me"] == {"joined": True, "paused": False, "game_id": None}
+    games = client.portal.call(client.app.state.services.store.arena_games, arena_id)
+    assert [row.id for row in games] == [game_id]  # the aborted game alone: no other made
