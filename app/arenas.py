@@ -257,9 +257,11 @@ class Arenas:
         self.standings.forget(game.arena_id)
         self.games_ended.add(game.arena_id)  # told at the director's next turn
         outcome = engine.outcome(state)
-        aborted = outcome is not None and outcome.reason == ABORTED
-        movers = engine.movers(state) if aborted else range(len(game.seats))
-        missing = [seat for seat in range(len(game.seats)) if seat not in movers]
+        missing = (
+            [seat for seat in range(len(game.seats)) if seat not in engine.movers(state)]
+            if outcome is not None and outcome.reason == ABORTED
+            else []
+        )
         if not missing:
             self.wake.set()
             return

@@ -425,9 +425,9 @@ def test_performance_counts_each_opponent_s_rating_when_they_played(
     assert (rows["Alice"]["performance"], rows["Bob"]["performance"]) == (2000, 1200)
 
 
-def test_a_player_who_never_moves_is_paused(client: Any, players: Any, clock: Any) -> None:
-    """A game aborted on a player's first-line clock pauses that player (an empty chair
-    is not paired again until it joins again); the opponent stays in."""
+def aborted_on_the_first_line(client: Any, players: Any, clock: Any) -> tuple[str, str, Any, Any]:
+    """Alice and Bob paired in an arena, and their game aborted on seat 0's first-line
+    clock: (arena id, game id, seat 0's player, the other), once seat 0 reads as paused."""
     alice, bob = named(players, client, "alice", "bob")
     arena_id = make_arena(alice)["id"]
     for player in (alice, bob):
@@ -437,6 +437,13 @@ def test_a_player_who_never_moves_is_paused(client: Any, players: Any, clock: An
     other = bob if first is alice else alice
     clock.advance(21_000)  # seat 0's 20 s for a first line run out: the sweeper aborts it
     wait_for(lambda: arena_of(first, arena_id)["me"]["paused"], lambda paused: paused)
+    return arena_id, game_id, first, other
+
+
+def test_a_player_who_never_moves_is_paused(client: Any, players: Any, clock: Any) -> None:
+    """A game aborted on a player's first-line clock pauses that player (an empty chair
+    is not paired again until it joins again); the opponent stays in."""
+    arena_id, game_id, first, other = aborted_on_the_first_line(client, players, clock)
     assert arena_of(other, arena_id)["me"] == {"joined": True, "paused": False, "game_id": None}
     rows = {row["you"]: row for row in arena_of(first, arena_id)["standings"]}
     assert rows[True]["games"][0]["result"] == "aborted" and rows[True]["score"] == 0
@@ -457,15 +464,7 @@ def test_an_absent_player_is_paused_before_the_arena_pairs_again(
         return bool(await write_pause(arena_id, player_id))
 
     monkeypatch.setattr(store, "pause_arena", slow_pause)
-    alice, bob = named(players, client, "alice", "bob")
-    arena_id = make_arena(alice)["id"]
-    for player in (alice, bob):
-        player.post(f"/api/arenas/{arena_id}/join")
-    game_id = paired(alice, arena_id)
-    first = next(p for p in (alice, bob) if p.get(f"/api/games/{game_id}").json()["seat"] == 0)
-    other = bob if first is alice else alice
-    clock.advance(21_000)  # seat 0's 20 s for a first line run out: the sweeper aborts it
-    wait_for(lambda: arena_of(first, arena_id)["me"]["paused"], lambda paused: paused)
+    arena_id, game_id, first, other = aborted_on_the_first_line(client, players, clock)
     assert arena_of(first, arena_id)["me"] == {"joined": True, "paused": True, "game_id": None}
     assert arena_of(other, arena_id)["me"] == {"joined": True, "paused": False, "game_id": None}
     games = client.portal.call(client.app.state.services.store.arena_games, arena_id)
