@@ -167,3 +167,33 @@ def test_a_board_canvas_is_sized_by_its_observer_at_most_at_twice_the_css_pixels
         return [window.devicePixelRatio, built, sized, draws[0]];
     """)
     assert sizes == [3, [300, 0], [200, 100], [100, 50]]
+
+
+def test_a_tap_the_page_handled_late_is_still_a_tap(page: Any) -> None:
+    """A press is timed by its events' stamps, not by when the page got to them: a long task
+    between a quick press's down and up (a slow phone, a busy page) does not turn it into a
+    long press, and a press really held 600 ms is still not a tap."""
+    taps = run(page, "pointer", """
+        const box = document.createElement('div');
+        box.style.cssText = 'width: 100px; height: 100px';
+        document.body.append(box);
+        const taps = [];
+        m.onPointer(box, {tap: () => taps.push('tap')});
+        const press = (type) => new PointerEvent(type, {
+            pointerId: 1, pointerType: 'mouse', button: 0, clientX: 10, clientY: 10,
+            bubbles: true, cancelable: true});
+        const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
+        // quick: both made at once, the up handled after a 600 ms long task
+        const down = press('pointerdown');
+        const up = press('pointerup');
+        box.dispatchEvent(down);
+        busy(600);
+        box.dispatchEvent(up);
+        taps.push('|');
+        // held: the up made 600 ms after the down
+        box.dispatchEvent(press('pointerdown'));
+        busy(600);
+        box.dispatchEvent(press('pointerup'));
+        return taps;
+    """)
+    assert taps == ["tap", "|"]

@@ -10,7 +10,9 @@
  * dx/dy = x - startX, y - startY) and type = "mouse" | "pen" | "touch".
  *   down   press began           move  pointer moved while pressed
  *   up     press ended           cancel press aborted (pointercancel, lost capture)
- *   tap    after up, when the pointer stayed within tapSlop px (10) and tapMs ms (500)
+ *   tap    after up, when the pointer stayed within tapSlop px (10) and tapMs ms (500),
+ *          timed by the events' own time stamps: a press the page handled late (a long
+ *          task between its down and its up) is still as short as the player made it
  *   hover  mouse/pen moved without a press (previews on desktop)
  * off() removes every listener.
  */
@@ -38,7 +40,7 @@ export function onPointer(element, handlers = {}, { tapSlop = 10, tapMs = 500 } 
       id: event.pointerId,
       startX: event.clientX - rect.left,
       startY: event.clientY - rect.top,
-      at: performance.now(),
+      at: event.timeStamp,
       moved: false,
     };
     try {
@@ -64,7 +66,7 @@ export function onPointer(element, handlers = {}, { tapSlop = 10, tapMs = 500 } 
   function onUp(event) {
     if (!active || event.pointerId !== active.id) return;
     const data = info(event);
-    const quick = performance.now() - active.at <= tapMs;
+    const quick = event.timeStamp - active.at <= tapMs;
     const still = !active.moved && Math.hypot(data.dx, data.dy) <= tapSlop;
     active = null;
     try {
