@@ -182,7 +182,10 @@ def test_a_tap_the_page_handled_late_is_still_a_tap(page: Any) -> None:
         const press = (type) => new PointerEvent(type, {
             pointerId: 1, pointerType: 'mouse', button: 0, clientX: 10, clientY: 10,
             bubbles: true, cancelable: true});
-        const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
+        const busy = (ms) => {
+            const end = performance.now() + ms;
+            while (performance.now() < end);
+        };
         // quick: both made at once, the up handled after a 600 ms long task
         const down = press('pointerdown');
         const up = press('pointerup');

@@ -66,7 +66,8 @@ CLEAR_STORAGE = """async () => {
     const keys = self.caches ? await caches.keys() : [];
     await Promise.all(keys.map((key) => caches.delete(key)));
   })();
-  const late = new Promise((_, fail) => setTimeout(() => fail(new Error('storage not cleared in 5 s')), 5000));
+  const late = new Promise((_, fail) => setTimeout(
+    () => fail(new Error('storage not cleared in 5 s')), 5000));
   await Promise.race([clear, late]);
 }"""
 
