@@ -19,6 +19,8 @@ from jinja2.ext import Extension
 from app.api.ratings import pool_of, pools_by_speed
 from app.assets import page_bundle, site_assets
 from app.catalog import computer, entry, reviewer
+from app.compressed_pages import PAGES as COMPRESSED_PAGES
+from app.compressed_pages import takes_brotli
 from app.errors import AppError
 from app.fair_play import BOARD_RULES
 from app.game_pages import GamePackages
@@ -100,13 +102,21 @@ def render(
 
 def revalidated(request: Request, page: HTMLResponse) -> HTMLResponse:
     """A page with the ETag of its bytes, answered 304 when the browser holds the same page
-    (a reload: its files come from the cache, and the page itself costs no body)."""
+    (a reload: its files come from the cache, and the page itself costs no body); in brotli
+    at its best when many get the same bytes (app/compressed_pages.py)."""
     if page.status_code != 200:
         return page
-    etag = f'W/"{hashlib.sha256(page.body).hexdigest()[:20]}"'
+    digest = hashlib.sha256(page.body).hexdigest()
+    etag = f'W/"{digest[:20]}"'
     page.headers["etag"] = etag
     if etag in request.headers.get("if-none-match", ""):
         return HTMLResponse(status_code=304, headers={"etag": etag})
+    if request.method == "GET" and takes_brotli(request.headers.get("accept-encoding", "")):
+        best = COMPRESSED_PAGES.best(digest, page.body)
+        if best is not None:  # the middleware leaves an encoded body alone
+            page.body = best
+            page.headers.update({"content-encoding": "br", "content-length": str(len(best))})
+            page.headers.append("vary", "Accept-Encoding")
     return page
 
 
