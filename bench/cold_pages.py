@@ -106,7 +106,8 @@ class WorkerTraffic:
 def served_before(url: str) -> None:
     """Asks for the page as a new visitor until its compressed size stops shrinking (5 s at
     most): the second ask starts its compression at quality 11."""
-    request = urllib.request.Request(url, headers={"Accept-Encoding": "br", "Accept-Language": "en"})
+    as_new = {"Accept-Encoding": "br", "Accept-Language": "en"}
+    request = urllib.request.Request(url, headers=as_new)
     sizes: list[int] = []
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and (len(sizes) < 3 or sizes[-1] < sizes[-2]):
