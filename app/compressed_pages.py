@@ -19,7 +19,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 
-import brotli
+import brotli  # type: ignore[import-untyped]
 
 log = logging.getLogger(__name__)
 

@@ -112,7 +112,7 @@ def revalidated(request: Request, page: HTMLResponse) -> HTMLResponse:
     if etag in request.headers.get("if-none-match", ""):
         return HTMLResponse(status_code=304, headers={"etag": etag})
     if request.method == "GET" and takes_brotli(request.headers.get("accept-encoding", "")):
-        best = COMPRESSED_PAGES.best(digest, page.body)
+        best = COMPRESSED_PAGES.best(digest, bytes(page.body))
         if best is not None:  # the middleware leaves an encoded body alone
             page.body = best
             page.headers.update({"content-encoding": "br", "content-length": str(len(best))})
