@@ -9,14 +9,16 @@ player ever sees (their own records in it) is not worth it. Until then, and for 
 that takes no brotli, the middleware compresses as before.
 
 Bounded: ``KEEP`` bodies kept (least recently sent first out, about 5 KB each), ``SEEN``
-digests remembered, one compression at a time (a flood of distinct pages waits for none of
-it: they go out at quality 5).
+digests remembered, one compression at a time, and at most ``SHARE`` of a core spent on
+them (a crawler asking twice for each of ten thousand games' pages gets them at quality 5
+once that is used up; nobody waits for a compression).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 
 import brotli  # type: ignore[import-untyped]
@@ -26,6 +28,7 @@ log = logging.getLogger(__name__)
 KEEP = 256
 SEEN = 4096
 QUALITY = 11
+SHARE = 0.1  # of a core, at most: after a compression that took t, none for t / SHARE
 
 
 def takes_brotli(accept_encoding: str) -> bool:
@@ -47,6 +50,7 @@ class CompressedPages:
         self._kept: OrderedDict[str, bytes] = OrderedDict()
         self._seen: OrderedDict[str, None] = OrderedDict()
         self._working: asyncio.Task[None] | None = None
+        self._rested_at = 0.0  # time.monotonic() when the next compression may start
 
     def best(self, digest: str, body: bytes) -> bytes | None:
         """The body's quality-11 brotli when it is known by now; else None, and the body
@@ -59,11 +63,12 @@ class CompressedPages:
             self._seen[digest] = None
             while len(self._seen) > SEEN:
                 self._seen.popitem(last=False)
-        elif self._working is None:
+        elif self._working is None and time.monotonic() >= self._rested_at:
             self._working = asyncio.get_running_loop().create_task(self._compress(digest, body))
         return None
 
     async def _compress(self, digest: str, body: bytes) -> None:
+        started = time.monotonic()
         try:
             compressed = await asyncio.to_thread(brotli.compress, body, quality=QUALITY)
         except Exception:  # a page still goes out, at quality 5; nothing to keep
@@ -75,6 +80,8 @@ class CompressedPages:
                 self._kept.popitem(last=False)
         finally:
             self._working = None
+            took = time.monotonic() - started
+            self._rested_at = started + took / SHARE
 
 
 PAGES = CompressedPages()

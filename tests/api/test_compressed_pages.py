@@ -62,7 +62,7 @@ def test_a_page_asked_for_again_goes_out_at_brotlis_best(client: Any) -> None:
     assert head.status_code == 200 and head.content == b""
 
 
-async def test_one_compression_at_a_time() -> None:
+async def test_one_compression_at_a_time_and_a_tenth_of_a_core_at_most() -> None:
     pages = CompressedPages()
     body = b"<p>same</p>" * 500
     assert pages.best("a", body) is None  # first seen
@@ -72,4 +72,10 @@ async def test_one_compression_at_a_time() -> None:
     working = pages._working
     assert working is not None
     await working
-    assert pages.best("a", body) is not None and pages.best("b", body) is None
+    assert pages.best("a", body) is not None
+    # after it, a rest nine times as long (SHARE: a tenth of a core at most)
+    assert pages.best("b", body) is None and pages._working is None
+    pages._rested_at = 0.0
+    assert pages.best("b", body) is None and pages._working is not None
+    await pages._working
+    assert pages.best("b", body) is not None
