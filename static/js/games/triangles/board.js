@@ -55,7 +55,6 @@ export function createBoard(container) {
     activeSeat: 0,
     last: null,
   };
-  let fit = { scale: 1, ox: 0, oy: 0, w: 0, h: 0, turn: false, r: 5 };
   let refusedTimer = 0;
 
   const surface = createBoardCanvas(container, draw);
@@ -64,17 +63,26 @@ export function createBoard(container) {
     surface.requestDraw();
   });
 
+  /** The field's placement on the box as it is now. Taps, keys and bubbles use it, not the
+   *  last frame's: one can come after a new view or a resize that the next frame has yet
+   *  to draw (on a busy phone, long after), and must meet the stars that frame shows. */
+  function liveFit() {
+    const { width, height } = container.getBoundingClientRect();
+    return fitField(s.view, width, height);
+  }
+
   function point(i) {
-    return starPoint(s.view, fit, i);
+    return starPoint(s.view, liveFit(), i);
   }
 
   function starAt(x, y, radius, except = null) {
     if (!s.view) return null;
+    const now = liveFit();
     let best = null;
     let bestD = radius * radius;
     s.view.stars.forEach((_, i) => {
       if (i === except) return;
-      const p = point(i);
+      const p = starPoint(s.view, now, i);
       const d = (p.x - x) ** 2 + (p.y - y) ** 2;
       if (d <= bestD) {
         best = i;
@@ -88,8 +96,7 @@ export function createBoard(container) {
 
   function draw(ctx, width, height) {
     if (!s.view) return;
-    fit = fitField(s.view, width, height);
-    drawScene(ctx, s, fit, colors);
+    drawScene(ctx, s, fitField(s.view, width, height), colors);
     container.dataset.starNumbers = s.numbers ? String(s.view.stars.length) : '0';
   }
 
