@@ -257,15 +257,14 @@ class Arenas:
         self.standings.forget(game.arena_id)
         self.games_ended.add(game.arena_id)  # told at the director's next turn
         outcome = engine.outcome(state)
-        missing = (
-            [seat for seat in range(len(game.seats)) if seat not in engine.movers(state)]
-            if outcome is not None and outcome.reason == ABORTED
-            else []
-        )
-        if not missing:
+        never_moved = None
+        if outcome is not None and outcome.reason == ABORTED:
+            moved = engine.movers(state)
+            never_moved = next((seat for seat in range(len(game.seats)) if seat not in moved), None)
+        if never_moved is None:
             self.wake.set()
             return
-        absent = (game.arena_id, str(game.seats[missing[0]]))
+        absent = (game.arena_id, str(game.seats[never_moved]))
         self.absent.add(absent)  # the director pairs again once the pause is written
         task = asyncio.create_task(self._pause_absent(*absent))
         self.pausing.add(task)

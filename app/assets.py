@@ -169,10 +169,15 @@ class StaticTree(StaticFiles):
 
 
 def accepted_encodings(header: str) -> set[str]:
-    """The codings an ``Accept-Encoding`` header takes (those not refused with ``q=0``)."""
+    """The codings an ``Accept-Encoding`` header takes (those not refused with ``q=0``, nor
+    with a weight that is no number)."""
     taken = set()
     for item in header.split(","):
         name, _, params = item.strip().partition(";")
-        if params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
-            taken.add(name.strip().lower())
+        weight = params.replace(" ", "").lower().removeprefix("q=") or "1"
+        try:
+            if float(weight) > 0:
+                taken.add(name.strip().lower())
+        except ValueError:
+            continue
     return taken

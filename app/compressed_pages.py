@@ -31,20 +31,6 @@ QUALITY = 11
 SHARE = 0.1  # of a core, at most: after a compression that took t, none for t / SHARE
 
 
-def takes_brotli(accept_encoding: str) -> bool:
-    """Whether an Accept-Encoding header takes ``br`` (not refused with ``q=0``)."""
-    for part in accept_encoding.split(","):
-        coding, _, params = part.strip().partition(";")
-        if coding.strip().lower() != "br":
-            continue
-        quality = params.strip().lower().removeprefix("q=")
-        try:
-            return not params.strip() or float(quality) > 0
-        except ValueError:
-            return False
-    return False
-
-
 class CompressedPages:
     def __init__(self) -> None:
         self._kept: OrderedDict[str, bytes] = OrderedDict()

@@ -17,10 +17,9 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound
 from jinja2.ext import Extension
 
 from app.api.ratings import pool_of, pools_by_speed
-from app.assets import page_bundle, site_assets
+from app.assets import accepted_encodings, page_bundle, site_assets
 from app.catalog import computer, entry, reviewer
 from app.compressed_pages import PAGES as COMPRESSED_PAGES
-from app.compressed_pages import takes_brotli
 from app.errors import AppError
 from app.fair_play import BOARD_RULES
 from app.game_pages import GamePackages
@@ -111,7 +110,9 @@ def revalidated(request: Request, page: HTMLResponse) -> HTMLResponse:
     page.headers["etag"] = etag
     if etag in request.headers.get("if-none-match", ""):
         return HTMLResponse(status_code=304, headers={"etag": etag})
-    if request.method == "GET" and takes_brotli(request.headers.get("accept-encoding", "")):
+    if request.method == "GET" and "br" in accepted_encodings(
+        request.headers.get("accept-encoding", "")
+    ):
         best = COMPRESSED_PAGES.best(digest, bytes(page.body))
         if best is not None:  # the middleware leaves an encoded body alone
             page.body = best

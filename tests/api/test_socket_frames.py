@@ -46,39 +46,39 @@ def test_every_frame_of_a_whole_game_is_in_the_published_schema(
     alice, bob, carol = players(client, "alice", "bob", "carol")
     game = alice.new_game("tally", params={"opponent": "online", "limit": 12})
     gid = game["id"]
-    seen = Heard()
+    heard = Heard()
     with alice.websocket(f"/ws/games/{gid}") as a:
-        frames_until(a, "state", seen)
+        frames_until(a, "state", heard)
         assert bob.post(f"/api/games/{gid}/join").status_code == 200
-        frames_until(a, "joined", seen)
+        frames_until(a, "joined", heard)
         with bob.websocket(f"/ws/games/{gid}") as b, carol.websocket(f"/ws/games/{gid}") as c:
-            state = frames_until(b, "state", seen)
-            frames_until(c, "state", seen)
+            state = frames_until(b, "state", heard)
+            frames_until(c, "state", heard)
             version, view = state["version"], state["view"]
             sockets = {0: a, 1: b}
             while not view["over"]:
                 mover = sockets[view["turn"]]
                 mover.send_json({"type": "move", "version": version, "id": version,
                                  "move": {"type": "add", "n": 3}})  # fmt: skip
-                result = frames_until(mover, "result", seen)["result"]
-                frames_until(c, "move", seen)
+                result = frames_until(mover, "result", heard)["result"]
+                frames_until(c, "move", heard)
                 version, view = result["version"], result["view"]
             a.send_json({"type": "move", "version": version, "id": "late",
                          "move": {"type": "add", "n": 1}})  # fmt: skip
-            assert frames_until(a, "error", seen)["id"] == "late"
+            assert frames_until(a, "error", heard)["id"] == "late"
             b.send_json({"type": "ping"})
-            frames_until(b, "pong", seen)
+            frames_until(b, "pong", heard)
             assert alice.post(f"/api/games/{gid}/rematch", json={"action": "offer"}).is_success
-            frames_until(b, "rematch", seen)
+            frames_until(b, "rematch", heard)
             # Alice's socket went on record when she came, and so did Bob's: Bob hears it in
             # a presence frame (at most one per game every 0.25 s), which may have come
             # among the game's frames above (on a busy machine) or be still to come.
-            if "presence" not in seen.kinds[b]:
-                frames_until(b, "presence", seen)
-    kinds = {frame["type"] for frame in seen.frames}
+            if "presence" not in heard.kinds[b]:
+                frames_until(b, "presence", heard)
+    kinds = {frame["type"] for frame in heard.frames}
     assert kinds == {"state", "joined", "presence", "result", "move", "error", "pong",
                      "rematch"}  # fmt: skip
-    for frame in seen.frames:
+    for frame in heard.frames:
         errors = [error.message for error in published.iter_errors(frame)]
         assert errors == [], (frame["type"], errors)
         assert SERVER_FRAME.validate_python(frame).type == frame["type"]
