@@ -76,14 +76,20 @@ class IdentityMiddleware:
         signer: CookieSigner,
         secure: bool = False,
         anonymous: frozenset[str] = frozenset(),
+        anonymous_prefixes: tuple[str, ...] = (),
     ) -> None:
         self.app = app
         self.signer = signer
         self.secure = secure  # always Secure, even over plain HTTP
         self.anonymous = anonymous  # paths served to no player (probes): no cookie
+        self.anonymous_prefixes = anonymous_prefixes  # and trees of them (static files)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or scope["path"] in self.anonymous:
+        if (
+            scope["type"] not in ("http", "websocket")
+            or scope["path"] in self.anonymous
+            or scope["path"].startswith(self.anonymous_prefixes)
+        ):
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])

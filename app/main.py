@@ -263,7 +263,11 @@ def create_app(
         IdentityMiddleware,
         signer=CookieSigner(settings.secret),
         secure=settings.cookie_secure,
-        anonymous=PROBE_PATHS,
+        # Files that are everyone's alike make no player: a script or an icon (public,
+        # cached for a year, maybe by a shared cache) must not carry a Set-Cookie, nor
+        # may the worker's script or the manifest; the page before them makes the player.
+        anonymous=PROBE_PATHS | {"/sw.js", "/manifest.webmanifest"},
+        anonymous_prefixes=("/static/",),
     )
     app.add_middleware(
         BodyLimitMiddleware,

@@ -221,3 +221,16 @@ def test_labels_stay_bounded_whatever_the_client_sends(local: TestClient, player
             time.sleep(0.02)
     text = local.get("/metrics").text
     assert 'code="3999"' not in text and 'nook_websocket_closes_total{code="other"}' in text
+
+
+def test_files_alike_for_everyone_make_no_player(client: Any) -> None:
+    """A script, a stylesheet or an icon is cached for a year, maybe by a shared cache: a
+    Set-Cookie on it would hand one player's identity to the next visitor of that cache."""
+    page = client.get("/play/triangles")
+    assert page.headers["set-cookie"].startswith("player=")
+    client.cookies.clear()
+    files = [page.text.split('src="', 1)[1].split('"', 1)[0], "/sw.js", "/manifest.webmanifest"]
+    for path in files:
+        answer = client.get(path)
+        assert (path, answer.status_code, "set-cookie" in answer.headers) == (path, 200, False)
+    assert "immutable" in client.get(files[0]).headers["cache-control"]
