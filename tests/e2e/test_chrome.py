@@ -43,3 +43,28 @@ def test_every_end_card_has_the_same_actions(desktop: Any, game: str, card: str)
     expect(final.locator("[data-end-actions] [data-action=share]")).to_have_count(1)
     final.locator("[data-action=board]").click()  # see the board: the card goes away
     expect(final).to_be_hidden()
+
+
+COUNT_NOTES = """
+  window.notesPlayed = 0;
+  const Real = window.AudioContext;
+  window.AudioContext = class extends Real {
+    createOscillator() { window.notesPlayed += 1; return super.createOscillator(); }
+  };
+"""
+
+
+def test_the_sounds_come_at_the_first_touch_not_with_the_page(desktop_without_worker: Any) -> None:
+    page = desktop_without_worker.new_page()
+    page.add_init_script(COUNT_NOTES)
+    scripts: list[str] = []
+    page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
+    page.goto("/play/pairs")
+    page.wait_for_load_state("networkidle")
+    loaded = list(scripts)
+    toggle = page.locator("header [data-action=sound]")
+    toggle.click()  # off: the first click asks for the sounds, and plays none
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()  # on again: a "select" note
+    page.wait_for_function("window.notesPlayed === 1")
+    assert len(loaded) == 1 and len(scripts) == 2, scripts  # the page's script, then the sounds
