@@ -72,7 +72,7 @@ def start_loopback(tmp_path: Path, name: str) -> tuple[subprocess.Popen[bytes], 
 
 
 def set_cookie(base_url: str, cookie: str | None = None) -> str | None:
-    request = urllib.request.Request(f"{base_url}/static/favicon.svg")
+    request = urllib.request.Request(f"{base_url}/api/catalog")  # static files make no player
     if cookie:
         request.add_header("cookie", cookie)
     with urllib.request.urlopen(request, timeout=5) as response:
