@@ -219,11 +219,14 @@ function emit(source, bytes) {
   manifest.files[source] = named;
 }
 
-// Workers a page starts by URL (core/intl.js): minified and hashed; the page reads the URL
-// from <html data-intl-worker> (esbuild leaves `new URL(…, import.meta.url)` to the browser).
-for (const worker of ['js/core/intl-worker.js']) {
-  const { code } = await esbuild.transform(readFileSync(path.join(STATIC, worker), 'utf8'), { minify: true, loader: 'js' });
-  emit(worker, code);
+// Files a page loads by URL, minified and hashed, the URL read from an attribute of <html>:
+// the worker core/intl.js starts (data-intl-worker; esbuild leaves `new URL(…,
+// import.meta.url)` to the browser) and the sounds core/sound.js imports at a first touch
+// (data-sound-notes). Bundled as an import() chunk, the sounds pulled esbuild's runtime
+// into a chunk of its own, a request more on every replay page.
+for (const file of ['js/core/intl-worker.js', 'js/core/sound-notes.js']) {
+  const { code } = await esbuild.transform(readFileSync(path.join(STATIC, file), 'utf8'), { minify: true, loader: 'js', format: 'esm' });
+  emit(file, code);
 }
 
 for (const file of readdirSync(path.join(STATIC, 'icons')).sort()) {

@@ -8,9 +8,10 @@
  *   soundOn()        the toggle's state
  *   initSoundToggle()  wires the header button (shell.js calls it on every page)
  *
- * The sounds themselves (core/sound-notes.js) come in a chunk of their own, asked for at
- * the page's first touch, click or key (no sound plays before one: browsers keep audio
- * and vibration for pages the player has used), so a first visit does not carry them.
+ * The sounds themselves (core/sound-notes.js, a file of their own: <html data-sound-notes>)
+ * are asked for at the page's first touch, click or key (no sound plays before one:
+ * browsers keep audio and vibration for pages the player has used), so a first visit does
+ * not carry them.
  */
 
 const KEY = 'site.sound';
@@ -18,7 +19,8 @@ const KEY = 'site.sound';
 let notes = null;
 
 function loadNotes() {
-  notes ??= import('./sound-notes.js');
+  // the build's hashed copy (the page names it), or the source beside this module
+  notes ??= import(document.documentElement.dataset.soundNotes || new URL('./sound-notes.js', import.meta.url).href);
   return notes;
 }
 
