@@ -193,8 +193,14 @@ def tap_star(page: Any, view: dict[str, Any], i: int, touch: bool = False) -> No
         page.mouse.click(x, y)
 
 
+IDLE = "() => document.getElementById('tri').dataset.busy === 'false'"
+
+
 def wait_idle(page: Any) -> None:
-    expect(page.locator("#tri")).to_have_attribute("data-busy", "false", timeout=15_000)
+    """Until the page has shown what the server answered (its animations included). Asked
+    at every frame: expect() asks every 500 ms once it has waited 0.3 s, and a computer's
+    answer takes 0.6-1.2 s to show, so each line of a game waited 0.25 s for nothing."""
+    page.wait_for_function(IDLE, timeout=15_000)
 
 
 def draw(page: Any, a: int, b: int, touch: bool = False) -> dict[str, Any]:
