@@ -3,7 +3,8 @@ bitmaps are made while the canvas is hidden, then the whole board is drawn in on
 the canvas drops in by a compositor animation. A per-tile cascade repainted the whole canvas
 in every frame of the deal (some 20 frames, 55-110 ms each on the throttled phone of
 bench/pages.py). The board canvas's paints are counted by wrapping its clearRect (canvas.js
-clears before every draw)."""
+clears before every draw). And a tap meets the cell the next frame draws under it, even
+before that frame (the board's box may have changed size since the last one)."""
 
 from __future__ import annotations
 
@@ -68,3 +69,28 @@ def test_the_board_is_dealt_where_there_is_no_offscreen_canvas(desktop: Any) -> 
         }"""
     )
     assert alpha == 255
+
+
+def test_a_tap_before_the_next_frame_meets_the_cell_that_frame_shows(desktop: Any) -> None:
+    """The board's box changes size (a line above it wraps, a font arrives) and a tap comes
+    before the next frame has laid the board out again (on a busy phone, long after): it
+    must meet the cell that frame draws there, not the one the last frame drew there."""
+    page = desktop.new_page()
+    page.goto("/")
+    found = page.evaluate("""async () => {
+        const { Board } = await import('/static/js/games/pairs/board.js');
+        const geometry = await import('/static/js/games/pairs/geometry.js');
+        const box = document.createElement('div');
+        box.style.cssText = 'position: relative; width: 600px; height: 700px';
+        document.body.append(box);
+        const board = new Board(box, {});
+        board.setTiles(Array.from({ length: 8 }, () => Array(6).fill(1)));
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        box.style.width = '300px';  // no frame comes between this and the taps below
+        const now = geometry.boardLayout(300, 700, 8, 6);
+        return [[0, 0], [3, 2], [7, 5]].map((cell) => {
+            const [x, y] = geometry.pathPoint(now, cell);
+            return board.cellAt(x, y);
+        });
+    }""")
+    assert found == [[0, 0], [3, 2], [7, 5]]

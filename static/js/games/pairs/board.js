@@ -233,9 +233,17 @@ export class Board {
     return g;
   }
 
+  /** The layout for the box as it is now: a tap can come after the box changed size (a
+   *  line above it wraps, a font arrives) and before the next frame lays the board out
+   *  again (on a busy phone, long after); it must meet the cell that frame draws there. */
+  liveLayout() {
+    const { width, height } = this.container.getBoundingClientRect();
+    return this.layout(width, height);
+  }
+
   cellAt(x, y) {
     if (!this.rows) return null;
-    return cellUnder(this.layout(), x, y);
+    return cellUnder(this.liveLayout(), x, y);
   }
 
   shownAt(cell) {
