@@ -37,7 +37,7 @@ export function feedback(name) {
   loadNotes()
     .then(({ play }) => play(name))
     .catch(() => {
-      notes = null; // offline before the chunk came: silent now, asked again next time
+      notes = null; // offline before the file came: silent now, asked again next time
     });
 }
 
