@@ -224,8 +224,9 @@ function emit(source, bytes) {
 // import.meta.url)` to the browser) and the sounds core/sound.js imports at a first touch
 // (data-sound-notes). Bundled as an import() chunk, the sounds pulled esbuild's runtime
 // into a chunk of its own, a request more on every replay page.
-for (const file of ['js/core/intl-worker.js', 'js/core/sound-notes.js']) {
-  const { code } = await esbuild.transform(readFileSync(path.join(STATIC, file), 'utf8'), { minify: true, loader: 'js', format: 'esm' });
+// The worker is a classic script (its top-level names are globals), the sounds a module.
+for (const [file, format] of [['js/core/intl-worker.js', undefined], ['js/core/sound-notes.js', 'esm']]) {
+  const { code } = await esbuild.transform(readFileSync(path.join(STATIC, file), 'utf8'), { minify: true, loader: 'js', format });
   emit(file, code);
 }
 

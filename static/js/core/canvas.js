@@ -12,6 +12,10 @@
  *   board.requestDraw()         schedule one draw on the next animation frame (batched)
  *   board.drawNow()             draw synchronously
  *   board.toLocal(clientX, clientY) → {x, y} in CSS px relative to the canvas
+ *   board.boxSize()             → {width, height}: the container's size now, which the next
+ *                draw will have (board.width and .height are the last resize's: a tap can
+ *                come after the box changed size and before that resize, on a busy phone
+ *                long after, and must meet what the next frame shows)
  *   board.destroy()             stop observing and remove the canvas
  */
 
@@ -36,17 +40,21 @@ export function createBoardCanvas(container, draw) {
     requestDraw,
     drawNow,
     toLocal,
+    boxSize,
     destroy,
   };
 
   let frame = 0;
   let dprQuery = null;
 
-  function resize() {
+  function boxSize() {
     const rect = container.getBoundingClientRect();
+    return { width: Math.max(0, rect.width), height: Math.max(0, rect.height) };
+  }
+
+  function resize() {
     const dpr = Math.min(MAX_DPR, window.devicePixelRatio || 1);
-    const width = Math.max(0, rect.width);
-    const height = Math.max(0, rect.height);
+    const { width, height } = boxSize();
     const pixelWidth = Math.round(width * dpr);
     const pixelHeight = Math.round(height * dpr);
     board.width = width;

@@ -233,17 +233,11 @@ export class Board {
     return g;
   }
 
-  /** The layout for the box as it is now: a tap can come after the box changed size (a
-   *  line above it wraps, a font arrives) and before the next frame lays the board out
-   *  again (on a busy phone, long after); it must meet the cell that frame draws there. */
-  liveLayout() {
-    const { width, height } = this.container.getBoundingClientRect();
-    return this.layout(width, height);
-  }
-
+  /** The cell under a point, as the next frame draws the board (core/canvas.js boxSize). */
   cellAt(x, y) {
     if (!this.rows) return null;
-    return cellUnder(this.liveLayout(), x, y);
+    const { width, height } = this.view.boxSize();
+    return cellUnder(this.layout(width, height), x, y);
   }
 
   shownAt(cell) {

@@ -67,7 +67,7 @@ export function createBoard(container) {
    *  last frame's: one can come after a new view or a resize that the next frame has yet
    *  to draw (on a busy phone, long after), and must meet the stars that frame shows. */
   function liveFit() {
-    const { width, height } = container.getBoundingClientRect();
+    const { width, height } = surface.boxSize();
     return fitField(s.view, width, height);
   }
 
