@@ -20,6 +20,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from app.batching import Batched
+from app.clock import Clock
 from app.config import Settings
 from app.errors import AppError
 from app.metrics import RATE_LIMITED
@@ -73,9 +74,9 @@ class Limiter(ABC):
 
 
 class MemoryLimiter(Limiter):
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
         super().__init__()
-        self.clock = clock  # seconds; tests hold it still, away from a window's end
+        self.clock = clock  # seconds: the server's clock, which tests hold still
         self.windows: dict[str, tuple[int, int]] = {}  # key -> (window number, count)
         self.slots: defaultdict[str, set[str]] = defaultdict(set)
 
@@ -106,15 +107,16 @@ class MemoryLimiter(Limiter):
 
 
 class RedisLimiter(Limiter):
-    def __init__(self, redis: aioredis.Redis) -> None:
+    def __init__(self, redis: aioredis.Redis, clock: Callable[[], float] = time.time) -> None:
         super().__init__()
         self.redis = redis
+        self.clock = clock  # seconds, for the windows (slot leases run on Redis's time)
         self.take_slot = redis.register_script(TAKE_SLOT)
         self._taken = Batched(self._take_all)
         self._given_back = Batched(self._give_back_all)
 
     async def hit(self, key: str, limit: int, window_s: int) -> int | None:
-        now = time.time()
+        now = self.clock()
         window = int(now // window_s)
         name = f"limit:{key}:{window}"
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -173,7 +175,7 @@ class FallbackLimiter(Limiter):
     def __init__(self, redis: RedisLimiter) -> None:
         super().__init__()
         self.redis = redis
-        self.memory = MemoryLimiter()
+        self.memory = MemoryLimiter(redis.clock)
         self.local: set[tuple[str, str]] = set()  # slots taken in memory, given back there
         self.down_since: float | None = None  # monotonic time of the outage's start
         self.retry_at = 0.0
@@ -245,8 +247,18 @@ class FallbackLimiter(Limiter):
             self.down_since = None
 
 
-def make_limiter(redis: aioredis.Redis | None) -> Limiter:
-    return FallbackLimiter(RedisLimiter(redis)) if redis is not None else MemoryLimiter()
+def make_limiter(redis: aioredis.Redis | None, clock: Clock) -> Limiter:
+    """Windows are the server's minutes: a test's held clock keeps every event of a
+    burst in one window, which a real minute ending mid-test would split."""
+
+    def seconds() -> float:
+        return clock.now_ms() / 1000
+
+    return (
+        FallbackLimiter(RedisLimiter(redis, seconds))
+        if redis is not None
+        else MemoryLimiter(seconds)
+    )
 
 
 class Admission:

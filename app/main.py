@@ -47,7 +47,7 @@ from app.middleware import (
     TrustedProxyMiddleware,
 )
 from app.observe import RequestObserver
-from app.outage import OUTAGES, is_outage
+from app.outage import is_outage
 from app.presence import make_presence
 from app.services import Services
 from app.verify import VERIFY_BODY_BYTES
@@ -141,10 +141,9 @@ def create_app(
         hub = make_hub(redis)
         presence = make_presence(redis)
         await hub.start()
-        limiter = make_limiter(redis)
-        services = Services.build(
-            db, hub, presence, limiter, clock or SystemClock(), engines, settings
-        )
+        server_clock = clock or SystemClock()
+        limiter = make_limiter(redis, server_clock)
+        services = Services.build(db, hub, presence, limiter, server_clock, engines, settings)
         app.state.services = services
         readiness = Readiness(db, redis)
         app.state.readiness = readiness
@@ -248,7 +247,8 @@ def create_app(
         if not is_outage(error):
             log.error("database error on %s", request.url.path, exc_info=error)
             return await server_error(request, error)
-        return await app_error(request, OUTAGES.unavailable(error))
+        outages = request.app.state.services.outages
+        return await app_error(request, outages.unavailable(error))
 
     # add_middleware puts the last one outermost: origin → body limit → identity →
     # compression → routes. Pages, scripts, styles and JSON answers over 1 KB go out in

@@ -37,6 +37,8 @@ def is_outage(error: BaseException) -> bool:
 
 
 class OutageLog:
+    """One per process (``Services.outages``): its own quiet time since the last failure."""
+
     def __init__(self) -> None:
         self.last_failure = -QUIET_S
 
@@ -52,6 +54,3 @@ class OutageLog:
             "the game store is unavailable; try again in a few seconds",
             headers={"Retry-After": str(RETRY_AFTER_S)},
         )
-
-
-OUTAGES = OutageLog()

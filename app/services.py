@@ -23,6 +23,7 @@ from app.lifecycle import Lifecycle
 from app.limits import Admission, Limiter
 from app.live import LiveGames
 from app.moves import MovePath
+from app.outage import OutageLog
 from app.presence import Presence, Throttle
 from app.push.keys import vapid_keys
 from app.push.sender import PushLimits, PushNotices
@@ -64,6 +65,7 @@ class Services:
     push: PushNotices
     arenas: Arenas
     arena_director: ArenaDirector
+    outages: OutageLog
 
     @classmethod
     def build(
@@ -155,4 +157,5 @@ class Services:
             push=push,
             arenas=arenas,
             arena_director=ArenaDirector(arenas),
+            outages=OutageLog(),
         )

@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from uvicorn.protocols.utils import ClientDisconnected
 
 from app.metrics import RATE_LIMITED
-from app.outage import OUTAGES, is_outage
+from app.outage import is_outage
 from app.services import Services
 
 log = logging.getLogger("app.ws")  # the sockets' log, the name it had in app/ws.py
@@ -70,7 +70,7 @@ async def refuse_in_outage(ws: WebSocket, error: SQLAlchemyError | OSError) -> N
     and closed 1013, the outage logged once; any other database error is raised."""
     if not is_outage(error):
         raise error
-    OUTAGES.unavailable(error)
+    ws.app.state.services.outages.unavailable(error)
     await ws.accept()
     await ws.close(CLOSE_TRY_AGAIN, "database unavailable")
 
@@ -97,6 +97,6 @@ async def until_one_ends(ws: WebSocket, opening: Part, *parts: Part) -> None:
     except* (SQLAlchemyError, OSError) as group:
         if not all(is_outage(error) for error in group.exceptions):
             raise
-        OUTAGES.unavailable(group.exceptions[0])
+        ws.app.state.services.outages.unavailable(group.exceptions[0])
         with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
             await ws.close(CLOSE_TRY_AGAIN, "database unavailable")

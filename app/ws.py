@@ -33,7 +33,7 @@ from app.drain import CLOSE_RESTART, Drain
 from app.errors import AppError
 from app.hub import HubUnavailable, Resync, Watch
 from app.metrics import RATE_LIMITED
-from app.outage import OUTAGES, is_outage
+from app.outage import is_outage
 from app.presence import Lease
 from app.services import Services
 from app.sockets import (
@@ -264,7 +264,7 @@ class Connection:
         except (SQLAlchemyError, OSError) as error:
             if not is_outage(error):
                 raise
-            await self.refuse(request_id, OUTAGES.unavailable(error))
+            await self.refuse(request_id, self.svc.outages.unavailable(error))
             return
         engine = self.svc.catalog.engine(played.game.engine)
         snapshot = self.svc.snapshots.snapshot(played.game, engine, played.state, self.player_id)

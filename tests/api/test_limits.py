@@ -47,6 +47,23 @@ def test_games_created_per_player_and_per_address(limited: TestClient, players: 
     assert error(carol.post("/api/games", json={"game": "tally"})) == (429, "rate_limited")
 
 
+def test_the_windows_are_the_servers_minutes(
+    limited: TestClient, players: Any, clock: FakeClock
+) -> None:
+    """The server's clock, not the machine's, says when a minute ends: a burst in one of
+    its minutes is counted whole however long it takes, and the next minute is new."""
+    (alice,) = players(limited, "alice")
+    for _ in range(5):
+        alice.new_game("tally")
+    refused = alice.post("/api/games", json={"game": "tally"})
+    # the test clock stands 40 s into a minute (START_MS)
+    assert (error(refused), refused.headers["retry-after"]) == ((429, "rate_limited"), "20")
+    clock.advance(19_000)
+    assert alice.post("/api/games", json={"game": "tally"}).headers["retry-after"] == "1"
+    clock.advance(1_000)
+    assert alice.post("/api/games", json={"game": "tally"}).status_code == 201
+
+
 def test_behind_a_trusted_proxy_each_player_has_their_own_address(
     settings: Settings, clock: FakeClock, players: Any
 ) -> None:

@@ -4,6 +4,7 @@ the pairing, owner-only seeks and the request's validation."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any
@@ -309,3 +310,25 @@ def test_a_lost_database_is_an_outage_not_a_failure(client: Any, players: Any) -
             setattr(store, name, original)
         assert response.status_code == 503 and error_code(response) == "database_unavailable"
     assert poll(alice, waiting["seek_id"]).json()["status"] == "waiting"
+
+
+def test_each_process_logs_its_own_outage(
+    make_client: Any, players: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An outage is logged once per process, however many requests meet it: a second
+    process (here a second app) logs its own, not silenced by the first one's."""
+    from sqlalchemy.exc import OperationalError
+
+    async def lost(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("INSERT", {}, ConnectionRefusedError("database is gone"))
+
+    with caplog.at_level(logging.ERROR, logger="app.db"):
+        for _ in range(2):
+            client = make_client()
+            (alice,) = players(client, "alice")
+            client.app.state.services.store.post_seek = lost
+            for _ in range(2):
+                response = alice.post("/api/seeks", json={"game": "triangles", "clock": "3+2"})
+                assert (response.status_code, error_code(response)) == (503, "database_unavailable")
+    logged = [r for r in caplog.records if r.getMessage().startswith("database unavailable")]
+    assert len(logged) == 2
