@@ -47,6 +47,7 @@ const PACKAGES = Object.fromEntries(
 
 // Parts of static/css/site/ that only some pages show; every other part is every page's.
 const ONLY = {
+  '02-artwork-tokens.css': ['lobby', 'me', 'not_found', 'offline'],
   '09-lobby.css': ['lobby', 'me'],
   '10-not-found.css': ['not_found', 'offline'],
   '11-game-page.css': ['game', 'replay'],
@@ -183,21 +184,24 @@ function preloads(file, seen = new Set()) {
   return [...seen];
 }
 
-/** Every source module (under static/js/) a page's script may run: its entry's and every
- * chunk's it imports, at once or on demand. A game without a page of its own (packaged)
- * runs the shared one (`replay`), as app/assets.py serves it. */
-function modulesOf(name) {
+/** The files of a page's script: its entry and every chunk it imports, at once or on
+ * demand. A game without a page of its own (packaged) runs the shared one (`replay`), as
+ * app/assets.py serves it. */
+function scriptFilesOf(name) {
   const page = PAGES[name] ?? PAGES[name.split('-')[0]];
   const files = page?.script ? [byEntry[`page:page:js:${jsEntries[page.script]}`]] : [];
-  const modules = new Set();
   for (let index = 0; index < files.length; index += 1) {
-    for (const input of Object.keys(outputs[files[index]].inputs)) modules.add(input.replace(/^static\/js\//, ''));
     for (const imported of outputs[files[index]].imports) {
       if (imported.path in outputs && !files.includes(imported.path)) files.push(imported.path);
     }
   }
-  return modules;
+  return files;
 }
+/** Every source module (under static/js/) a page's script may run. */
+const modulesOf = (name) =>
+  new Set(scriptFilesOf(name).flatMap((file) => Object.keys(outputs[file].inputs).map((input) => input.replace(/^static\/js\//, ''))));
+/** A page's script as built (what the minifier kept of its modules). */
+const scriptOf = (name) => scriptFilesOf(name).map((file) => readFileSync(file, 'utf8')).join('\n');
 
 const manifest = { version: '', pages: {}, files: {}, bundle: [] };
 for (const [name, page] of Object.entries(PAGES)) {
@@ -288,11 +292,23 @@ const FEATURE_ERRORS = [
   { modules: /^review\.js$/, codes: ['no_review', 'too_many_reviews', 'game_not_over', 'game_aborted'] },
   { modules: /^replay\.js$/, codes: ['bad_ply', 'illegal_log'] },
 ];
+/** The words of a page's slice its script never shows: the refusals of the features it does
+ * not reach, and the common words it does not name. */
+function unreachedWords(page, keys) {
+  const source = scriptOf(page);
+  const named = (key) => ["'", '"', '`'].some((quote) => source.includes(`${quote}${key}${quote}`));
+  const unnamed = keys.filter((key) => key.startsWith(COMMON_KEYS) && !named(key));
+  return new Set([...unreachedErrors(modulesOf(page)), ...unnamed]);
+}
 /** The error.* keys of the features none of ``modules`` reaches. */
 const unreachedErrors = (modules) =>
   new Set(FEATURE_ERRORS.filter(({ modules: makers }) => ![...modules].some((module) => makers.test(module))).flatMap(({ codes }) => codes.map((code) => `error.${code}`)));
 const ARENA_GAME_KEYS = ['title', 'clock.choice.', 'error.'];
-const unreachedOf = {}; // page → its unreached error keys, the same in every language
+// The words every page may show (common.*) are named whole where they are shown, never built
+// from parts: a game's slices carry those the page's script names (the Triangles page goes
+// without Blocks' score, Pairs' streak, the daily boards' notes).
+const COMMON_KEYS = 'common.';
+const unreachedOf = {}; // page → its unreached error and common keys, the same in every language
 for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length)).sort()) {
   const starts = (key, prefixes) => prefixes.some((prefix) => key.startsWith(prefix));
   const words = Object.fromEntries(Object.entries(catalog(lang)).filter(([key]) => !starts(key, TEMPLATE_ONLY_KEYS)));
@@ -307,7 +323,7 @@ for (const lang of readdirSync(I18N).filter((name) => name.endsWith('.json')).ma
   for (const game of CATALOG_GAMES) {
     const others = CATALOG_GAMES.filter((other) => other !== game).map((other) => `games.${other}.`);
     const slice = (dropped, page) => {
-      const unreached = (unreachedOf[page] ??= unreachedErrors(modulesOf(page)));
+      const unreached = (unreachedOf[page] ??= unreachedWords(page, Object.keys(words)));
       const keep = ([key]) => !unreached.has(key) && !dropped.some((prefix) => key.startsWith(prefix));
       return JSON.stringify(Object.fromEntries(Object.entries(words).filter(keep)));
     };

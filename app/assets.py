@@ -23,6 +23,7 @@ Without a manifest the server does not start: it would serve pages without scrip
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from dataclasses import dataclass
@@ -78,6 +79,7 @@ class Assets:
         self.version: str = manifest["version"]
         self.files: dict[str, str] = manifest["files"]
         self.bundle: list[str] = manifest["bundle"]
+        self.inlined: dict[str, str] = {}  # path → its data: URL (data_url)
         self.pages = {
             name: PageAssets(
                 css=self.built_url(page["css"]),
@@ -97,6 +99,14 @@ class Assets:
     def url(self, path: str) -> str:
         """The immutable URL of a copied file (``icons/icon-192.png``, ``i18n/en.json``)."""
         return self.built_url(self.files[path.lstrip("/")])
+
+    def data_url(self, path: str, media_type: str) -> str:
+        """A small copied file as a ``data:`` URL, for a page to carry inline (the tab's
+        icon: one request fewer on every first visit, for about 0.4 KB in the page)."""
+        if path not in self.inlined:
+            content = (self.directory / self.files[path]).read_bytes()
+            self.inlined[path] = f"data:{media_type};base64,{base64.b64encode(content).decode()}"
+        return self.inlined[path]
 
     def catalog_url(self, lang: str, bundle: str | None = None) -> str:
         """The words of a page (of bundle ``bundle``): a game's slice of the catalog for its

@@ -53,6 +53,7 @@ templates = Jinja2Templates(
 # {{ static("icons/icon-192.png") }}: a built file's immutable URL; {{ bundle("lobby") }}:
 # a page's stylesheet, script and chunks (see app/assets.py).
 templates.env.globals["static"] = lambda path: site_assets().url(path)
+templates.env.globals["inline"] = lambda path, media: site_assets().data_url(path, media)
 templates.env.globals["bundle"] = lambda name: site_assets().page(name)
 templates.env.globals["assets_version"] = lambda: site_assets().version
 templates.env.globals["catalog_url"] = lambda lang, bundle: site_assets().catalog_url(lang, bundle)

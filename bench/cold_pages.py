@@ -158,7 +158,9 @@ def main() -> None:
     verbose = "-v" in sys.argv[1:]
     with sqlite_server("cold-pages") as base_url, sync_playwright() as playwright:
         game_id = finished_game(base_url)
-        pages = args or [*LIGHTHOUSE_PAGES, f"/replay/{game_id}", f"/g/{game_id}"]
+        # a page may be named with <id> for the finished game's: /g/<id>, /replay/<id>
+        named = [arg.replace("<id>", game_id) for arg in args]
+        pages = named or [*LIGHTHOUSE_PAGES, f"/replay/{game_id}", f"/g/{game_id}"]
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
         print(f"targets: cold ≤ {COLD_KB} KB in ≤ {COLD_REQUESTS} requests, warm ≤ {WARM_KB} KB; "
               "sw: the worker's install fetches, counted apart")  # fmt: skip

@@ -4,6 +4,7 @@ response. (Starting the real server without SECRET: tests/api/test_startup.py.)"
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import stat
@@ -309,6 +310,11 @@ def test_every_response_carries_the_security_headers(site: Any) -> None:
     icon = client.get(site_assets().url("icons/favicon-32.png"))  # a PNG cannot
     assert icon.status_code == 200 and icon.headers["x-content-type-options"] == "nosniff"
     assert not {"content-security-policy", "x-frame-options"} & set(icon.headers)
+    # a page carries that PNG inline: a request fewer on a first visit (img-src allows data:)
+    page = responses["page"]
+    inline = re.search(r'<link rel="icon" href="data:image/png;base64,([^"]+)"', page.text)
+    assert inline and base64.b64decode(inline[1]) == icon.content
+    assert "data:" in page.headers["content-security-policy"].split("img-src")[1].split(";")[0]
 
 
 def test_a_page_answers_head_with_the_headers_of_its_get(site: Any) -> None:
@@ -321,6 +327,22 @@ def test_a_page_answers_head_with_the_headers_of_its_get(site: Any) -> None:
         assert head.headers["content-type"] == got.headers["content-type"], path
         assert_security_headers(head)
     assert client.head("/api/games").status_code == 405
+
+
+def script_of(client: Any, entry: str) -> str:
+    """A page's script as served: its entry and every chunk it imports, at once or later."""
+    files, seen, text = [entry], set(), []
+    while files:
+        url = files.pop()
+        if url not in seen:
+            seen.add(url)
+            text.append(client.get(url).text)
+            files += [f"/static/dist/js/{name}" for name in re.findall(r"chunk-\w+\.js", text[-1])]
+    return "\n".join(text)
+
+
+def named(key: str, script: str) -> bool:
+    return any(f"{quote}{key}{quote}" in script for quote in "'\"`")
 
 
 def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
@@ -369,15 +391,24 @@ def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
         *(f"error.{code}" for code in ("push_off", "bad_endpoint", "too_many_subscriptions")),
         *(f"error.{code}" for code in ("no_player", "bad_code", "nothing_to_transfer")),
     )
-    assert replay_words == {k: text for k, text in whole.items() if not k.startswith(others)}
+    # Of the words every page may show (common.*), those its script names.
+    replay_names = script_of(client, assets.page("replay-pairs").js or "")
+    assert replay_words == {
+        k: text
+        for k, text in whole.items()
+        if not k.startswith(others) and (not k.startswith("common.") or named(k, replay_names))
+    }
     replay_only = ("replay.", "games.pairs.replay.", "error.bad_ply", "error.illegal_log")
     replay_only += ("error.no_review", "error.too_many_reviews", "error.game_")
     kept = ("error.game_over", "error.game_not_found", "error.game_cancelled")  # not reviews'
+    play_names = script_of(client, pairs.js)
     assert words == {
         k: text
-        for k, text in replay_words.items()
-        if not k.startswith(replay_only) or k.startswith(kept)
+        for k, text in whole.items()
+        if not k.startswith((*others, *replay_only)) or k.startswith(kept)
+        if not k.startswith("common.") or named(k, play_names)
     }
+    assert "common.best_streak" in words and "common.score" not in words  # Blocks' word
     assert "games.pairs.title" in words and "common.new_game" in words and "error.busy" in words
     assert "games.pairs.replay.move.hint" in replay_words and "replay.moves" in replay_words
     assert f'href="{assets.url("i18n/en.json")}"' in client.get("/").text  # the lobby: all
