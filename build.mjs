@@ -210,6 +210,12 @@ for (const [name, page] of Object.entries(PAGES)) {
     const script = byEntry[`page:page:js:${jsEntries[page.script]}`];
     entry.js = relative(script);
     entry.preload = preloads(script).map(relative);
+    // the chunks it imports on demand, by module (a template may preload one it will need)
+    entry.lazy = Object.fromEntries(
+      outputs[script].imports
+        .filter((imported) => imported.kind === 'dynamic-import')
+        .map((imported) => [outputs[imported.path].entryPoint.replace(/^static\/js\//, ''), relative(imported.path)]),
+    );
   }
   manifest.pages[name] = entry;
 }
@@ -296,6 +302,8 @@ const FEATURE_ERRORS = [
  * not reach, and the common words it does not name. */
 function unreachedWords(page, keys) {
   const source = scriptOf(page);
+  const built = source.match(/["'`]common\.[\w.]*\$\{/);
+  if (built) throw new Error(`${page}: a common word built from parts (${built[0]}…): name each whole`);
   const named = (key) => ["'", '"', '`'].some((quote) => source.includes(`${quote}${key}${quote}`));
   const unnamed = keys.filter((key) => key.startsWith(COMMON_KEYS) && !named(key));
   return new Set([...unreachedErrors(modulesOf(page)), ...unnamed]);

@@ -61,6 +61,7 @@ class PageAssets:
     css: str
     js: str | None
     preload: tuple[str, ...]
+    lazy: dict[str, str]  # module (static/js/…) → the URL of the chunk it is imported in
 
 
 class Assets:
@@ -85,6 +86,7 @@ class Assets:
                 css=self.built_url(page["css"]),
                 js=self.built_url(page["js"]) if page.get("js") else None,
                 preload=tuple(self.built_url(chunk) for chunk in page.get("preload", ())),
+                lazy={name: self.built_url(chunk) for name, chunk in page.get("lazy", {}).items()},
             )
             for name, page in manifest["pages"].items()
         }

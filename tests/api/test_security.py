@@ -418,6 +418,23 @@ def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
     assert client.get("/static/dist/../../app/main.py").status_code == 404
 
 
+def test_new_game_comes_with_the_page_that_opens_it_at_once(site: Any) -> None:
+    """Triangles' New game dialog is a chunk its script imports when first asked for:
+    /play/triangles, which opens it on arrival, names it for the browser to fetch with the
+    script; a game opened by its link (/g/<id>) does not, and the script holds none of it."""
+    client = site()
+    triangles = site_assets().page("game-triangles")
+    chunk = triangles.lazy["games/triangles/new-game.js"]
+    preload = f'<link rel="modulepreload" href="{chunk}">'
+    assert preload in client.get("/play/triangles").text
+    assert preload in client.get("/play/triangles/12345678-a").text
+    game = client.post("/api/games", json={"game": "triangles", "params": {"opponent": "easy"}})
+    assert preload not in client.get(f"/g/{game.json()['id']}").text
+    entry = client.get(triangles.js or "").text
+    assert chunk.rsplit("/", 1)[1] in entry and "tri-new-clocks" not in entry
+    assert "tri-new-clocks" in client.get(chunk).text
+
+
 def test_a_page_reloaded_unchanged_is_answered_304(site: Any) -> None:
     """A page carries the ETag of its bytes: a reload of the same page costs no body."""
     client = site()

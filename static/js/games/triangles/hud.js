@@ -14,6 +14,7 @@ import { formatNumber, plural, t } from '../../core/i18n.js';
 import { announce, el, formatTime } from '../../core/ui.js';
 import { renderArena } from './arena.js';
 import { firstLineLeft, ratingOf, renderClocks } from './clock.js';
+import { numberedSeat } from './names.js';
 import { canAct, computerSeat, ctx, isSpectator, mode, mySeat, nameOf, S, scoresNow, turnNow } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -49,7 +50,7 @@ function renderHud() {
   const scores = scoresNow();
   for (const chip of document.querySelectorAll('.tri-player')) {
     const seat = Number(chip.dataset.seat);
-    const name = ctx.session.view ? nameOf(seat) : t(`common.player${seat + 1}`);
+    const name = ctx.session.view ? nameOf(seat) : numberedSeat(seat);
     chip.querySelector('[data-name]').textContent = name;
     // a span of its own: the name may be cut short on a phone, the rating never
     chip.querySelector('[data-rating]').textContent = ctx.session.view ? ratingOf(seat) : '';

@@ -7,6 +7,7 @@
  * (screen.js: show).
  *
  *   games.js    which game: new, again, opened, join, cancel, boot
+ *   new-game.js the New game dialog, loaded when first asked for (menu, below)
  *   moves.js    the player's lines, resignation, claim
  *   match.js    online match events and the end card's actions
  *   state.js    the page's own state and the questions asked about the game
@@ -20,14 +21,14 @@
 
 import { GamePage } from '../../core/game-page.js';
 import { t } from '../../core/i18n.js';
-import { toast } from '../../core/ui.js';
+import { closeDialog, el, openDialog, pageConfig, toast } from '../../core/ui.js';
 import { createBoard } from './board.js';
 import { FinalCard } from './final.js';
 import { boot, cancelGame, failed, join, newGame, opened } from './games.js';
 import { render, setLook } from './hud.js';
 import { attachInput } from './input.js';
 import { finalAction, onCancelled, onJoined, onRematch } from './match.js';
-import { NewGameMenu } from './menu.js';
+import { keepsOnlineGame } from './menu.js';
 import { berserk, claim, play, resign, sendLine } from './moves.js';
 import { Online } from './online.js';
 import { blocked, hideBubble } from './refusals.js';
@@ -52,11 +53,32 @@ const session = page.session;
 const gameUrl = () => page.url(`/g/${encodeURIComponent(session.id)}`);
 const boardUrl = () => page.url(`/play/triangles/${encodeURIComponent(session.number)}`);
 
+/** New game: its module comes at the first ask (/play/triangles preloads it); a failed load
+ * (offline on a first visit) is said, and the next ask tries again. */
+let newGameMenu = null;
+const menu = {
+  async ask(options) {
+    newGameMenu ??= import('./new-game.js').then(
+      ({ NewGameMenu }) => new NewGameMenu($('tri-new'), {
+        t, el, openDialog, closeDialog, catalog: pageConfig().catalog ?? {}, onLook: setLook, keepsOnlineGame,
+      }),
+      () => {
+        newGameMenu = null;
+        return null;
+      },
+    );
+    const dialog = await newGameMenu;
+    if (dialog) return dialog.ask(options);
+    toast(t('error.network'), { kind: 'error' });
+    return null;
+  },
+};
+
 Object.assign(ctx, {
   page,
   session,
   board: createBoard(boardBox),
-  menu: new NewGameMenu($('tri-new'), { onLook: setLook }),
+  menu,
   final: new FinalCard($('tri-final'), {
     onAction: finalAction,
     onNew: () => newGame(),

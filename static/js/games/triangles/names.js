@@ -6,13 +6,18 @@
  * the game is played (the view's kind, computer_seat).
  *
  *   seatName({kind, computerSeat, players, mine}, seat) → text
+ *   numberedSeat(seat) → "Player 1" | "Player 2"
  *     kind: "computer" | "human" | "online"; mine: the seats the viewer holds
  */
 
 import { t } from '../../core/i18n.js';
 
+/** "Player 1", "Player 2" (each word named whole: build.mjs keeps in the page's words
+ * the common ones its script names). */
+export const numberedSeat = (seat) => t(seat === 0 ? 'common.player1' : 'common.player2');
+
 export function seatName({ kind, computerSeat = null, players = [], mine = [] }, seat) {
-  const numbered = t(`common.player${seat + 1}`);
+  const numbered = numberedSeat(seat);
   if (kind === 'human') return numbered;
   const holder = players[seat];
   if (kind === 'computer') {
