@@ -741,3 +741,38 @@ def test_the_desktop_side_panel_does_not_shift_after_load(desktop: Any) -> None:
         page.evaluate(TWO_FRAMES)
         assert page.evaluate("window.__shift") < 0.01, (path, page.evaluate("window.__shift"))
         page.close()
+
+
+def test_a_drop_before_the_next_frame_meets_the_cells_that_frame_shows(desktop: Any) -> None:
+    """The board's box changes size (the phone turns, a bar above it wraps) and a drag or
+    a key comes before the next frame has laid the grid out again (on a busy phone, long
+    after): it must meet the cells that frame draws there, not those the last one drew."""
+    page = desktop.new_page()
+    page.goto("/")
+    found = page.evaluate(
+        """async () => {
+        const { Board } = await import('/static/js/games/blocks/board.js');
+        const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const box = document.createElement('div');
+        box.style.cssText = 'position: relative; width: 600px; height: 600px';
+        document.body.append(box);
+        const board = new Board(box);
+        board.setSize(8, 8);
+        box.style.width = '300px';
+        await frames();
+        const rect = box.getBoundingClientRect();
+        const drawn = { left: +box.dataset.gridLeft, top: +box.dataset.gridTop, cell: +box.dataset.cell };
+        box.style.width = '600px';
+        await frames();
+        box.style.width = '300px';  // no frame comes between this and the reads below
+        return [[0, 0], [3, 2], [7, 7]].map(([r, c]) => {
+            const x = rect.left + drawn.left + (c + 0.5) * drawn.cell;
+            const y = rect.top + drawn.top + (r + 0.5) * drawn.cell;
+            const at = board.toGrid(x, y);
+            const shown = board.clientRect(r, c);
+            return [[Math.floor(at.r), Math.floor(at.c)], Math.round(shown.x - x + drawn.cell / 2),
+                    Math.round(board.cellSize - drawn.cell)];
+        });
+    }"""
+    )
+    assert found == [[[0, 0], 0, 0], [[3, 2], 0, 0], [[7, 7], 0, 0]]

@@ -47,7 +47,16 @@ export class Board {
   }
 
   get cellSize() {
-    return this.geo.cell;
+    return this.geometryNow().cell;
+  }
+
+  /** The grid as the next frame draws it, for the box's size now (core/canvas.js boxSize):
+   * a drag or a key can come after the box changed size and before that frame (on a busy
+   * phone long after), and must meet the cells it will show. */
+  geometryNow() {
+    const { width, height } = this.canvas.boxSize();
+    this.layout(width, height);
+    return this.geo;
   }
 
   setSize(rows, cols) {
@@ -100,13 +109,13 @@ export class Board {
 
   toGrid(clientX, clientY) {
     const { x, y } = this.canvas.toLocal(clientX, clientY);
-    const { cell, x0, y0 } = this.geo;
+    const { cell, x0, y0 } = this.geometryNow();
     return { r: (y - y0) / cell, c: (x - x0) / cell };
   }
 
   clientRect(r, c) {
     const rect = this.canvas.canvas.getBoundingClientRect();
-    const { cell, x0, y0 } = this.geo;
+    const { cell, x0, y0 } = this.geometryNow();
     return { x: rect.left + x0 + c * cell, y: rect.top + y0 + r * cell, size: cell };
   }
 
