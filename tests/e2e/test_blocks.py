@@ -752,7 +752,8 @@ def test_a_drop_before_the_next_frame_meets_the_cells_that_frame_shows(desktop: 
     found = page.evaluate(
         """async () => {
         const { Board } = await import('/static/js/games/blocks/board.js');
-        const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const frame = () => new Promise((done) => requestAnimationFrame(done));
+        const frames = async () => { await frame(); await frame(); };
         const box = document.createElement('div');
         box.style.cssText = 'position: relative; width: 600px; height: 600px';
         document.body.append(box);
@@ -761,7 +762,8 @@ def test_a_drop_before_the_next_frame_meets_the_cells_that_frame_shows(desktop: 
         box.style.width = '300px';
         await frames();
         const rect = box.getBoundingClientRect();
-        const drawn = { left: +box.dataset.gridLeft, top: +box.dataset.gridTop, cell: +box.dataset.cell };
+        const data = box.dataset;
+        const drawn = { left: +data.gridLeft, top: +data.gridTop, cell: +data.cell };
         box.style.width = '600px';
         await frames();
         box.style.width = '300px';  // no frame comes between this and the reads below
