@@ -431,8 +431,8 @@ def test_new_game_comes_with_the_page_that_opens_it_at_once(site: Any) -> None:
     game = client.post("/api/games", json={"game": "triangles", "params": {"opponent": "easy"}})
     assert preload not in client.get(f"/g/{game.json()['id']}").text
     entry = client.get(triangles.js or "").text
-    assert chunk.rsplit("/", 1)[1] in entry and "tri-new-clocks" not in entry
-    assert "tri-new-clocks" in client.get(chunk).text
+    assert chunk.rsplit("/", 1)[1] in entry and "games.triangles.new.start_online" not in entry
+    assert "games.triangles.new.start_online" in client.get(chunk).text
 
 
 def test_a_page_reloaded_unchanged_is_answered_304(site: Any) -> None:

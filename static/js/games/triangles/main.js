@@ -59,7 +59,7 @@ let newGameMenu = null;
 const menu = {
   async ask(options) {
     newGameMenu ??= import('./new-game.js').then(
-      ({ NewGameMenu }) => new NewGameMenu($('tri-new'), {
+      (module) => module.newGameMenu($('tri-new'), {
         t, el, openDialog, closeDialog, catalog: pageConfig().catalog ?? {}, onLook: setLook, keepsOnlineGame,
       }),
       () => {
