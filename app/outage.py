@@ -37,7 +37,8 @@ def is_outage(error: BaseException) -> bool:
 
 
 class OutageLog:
-    """One per process (``Services.outages``): its own quiet time since the last failure."""
+    """One per app (``Services.outages``; a process serves one): its own quiet time since
+    its last failure, so one app's outage never silences another's."""
 
     def __init__(self) -> None:
         self.last_failure = -QUIET_S

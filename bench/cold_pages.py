@@ -9,8 +9,8 @@ service worker). It prints per page:
 - requests, KB: what the page itself loads on a first visit, until the network is idle:
   the requests the page's own CDP session sees finish (``Network.loadingFinished``), and
   their ``encodedDataLength`` (headers and body as sent, compressed); a request the
-  browser's cache answered (``requestServedFromCache``, ``fromDiskCache``: the tab's icon
-  asked for a second time) moved nothing and is not counted;
+  browser's cache answered (``requestServedFromCache``, ``fromDiskCache``: a file asked
+  for a second time) moved nothing and is not counted;
 - sw req, sw KB: what the service worker's install fetches over the network on that
   visit (its precache of the shell, ``cache.addAll``, and the pages it keeps on
   activation), after the page has loaded: a separate thing, counted apart (Playwright's
@@ -55,7 +55,7 @@ class PageTraffic:
         self.sizes: dict[str, int] = {}
         self.urls: dict[str, str] = {}
         self.from_worker: set[str] = set()  # answered by the service worker, or
-        self.from_cache: set[str] = set()  # by the HTTP cache (an icon asked for again)
+        self.from_cache: set[str] = set()  # by the HTTP cache (a file asked for again)
         cdp.on("Network.requestServedFromCache", self._cached)
         cdp.on("Network.responseReceived", self._response)
         cdp.on("Network.loadingFinished", self._finished)

@@ -44,6 +44,22 @@ def test_local_date_and_name_hash(page: Any) -> None:
     assert today == "2026-01-05"
 
 
+def test_the_offline_banner_takes_its_room_before_the_next_frame(page: Any) -> None:
+    """Going offline puts a banner under the header, and the game stages give up its
+    height (--offline-h) at once: the next frame is already laid out with it (a busy page
+    shows that frame for long; the layout probe measured a Blocks board spilling below a
+    phone held sideways), then again whenever the banner's height changes."""
+    room = run(page, "connection", """
+        m.setConnection('offline', 'Offline');
+        const now = document.body.style.getPropertyValue('--offline-h');
+        const banner = document.getElementById('connection-banner');
+        return [now, `${banner.offsetHeight}px`];
+    """)
+    assert room[0] == room[1] != "0px"
+    run(page, "connection", "m.setConnection('online');")
+    assert page.evaluate("document.body.style.getPropertyValue('--offline-h')") == ""
+
+
 def test_i18n_and_formatting(page: Any) -> None:
     assert run(page, "i18n", "return m.t('games.triangles.stars', {n: 60});") == "60 stars"
     assert run(page, "i18n", "return m.t('no.such.key');") == "no.such.key"

@@ -630,3 +630,38 @@ def test_reduced_motion_shows_events_at_once(browser: Any, server_url: str) -> N
     expect(page.locator("#tri")).to_have_attribute("data-version", "2", timeout=3000)
     clean(page, problems)
     context.close()
+
+
+def test_new_game_comes_once_when_first_asked_for(desktop_without_worker: Any) -> None:
+    """A game opened by its link (/g/<id>) does not carry New game's code: the first ask
+    loads it. A load that fails is said, and the next ask reloads the page; two asks while
+    the code loads open one dialog and start one game. (No service worker: it would answer
+    the chunk from its cache, past the route that refuses it.)"""
+    page, problems = open_page(desktop_without_worker, "/")
+    params = {"opponent": "easy"}
+    game = page.request.post("/api/games", data={"game": "triangles", "params": params})
+    chunks = "**/static/dist/js/chunk-*.js"  # a game against the computer loads no other
+    page.route(chunks, lambda route: route.abort())
+    page.goto(f"/g/{game.json()['id']}")
+    page.wait_for_function(BOOTED, timeout=15_000)
+    new = page.locator('#tri-controls [data-action="new"]')
+    new.click()
+    expect(page.locator(".toast")).to_have_text(EN["error.network"])
+    expect(page.locator("#tri-new")).to_be_hidden()
+    page.unroute(chunks)
+    with page.expect_navigation():
+        new.click()
+    page.wait_for_function(BOOTED, timeout=15_000)
+    created: list[str] = []
+    page.on(
+        "request",
+        lambda r: r.method == "POST" and r.url.endswith("/api/games") and created.append(r.url),
+    )
+    new.evaluate("(button) => { button.click(); button.click(); }")
+    expect(page.locator("#tri-new")).to_be_visible()
+    start_game(page)
+    first = game.json()["id"]
+    page.wait_for_function("(first) => !location.pathname.endsWith(first)", arg=first)
+    assert len(created) == 1
+    problems[:] = [p for p in problems if "ERR_FAILED" not in p]  # the load refused above
+    clean(page, problems)

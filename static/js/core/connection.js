@@ -60,13 +60,15 @@ export function setConnection(state, text = t('common.conn.lost')) {
     banner = el('div', { id: 'connection-banner', class: 'connection-banner', role: 'status', 'aria-live': 'polite' },
       el('span', { class: 'connection-banner__dot', 'aria-hidden': 'true' }),
       el('span', {}, text));
-    // in the flow under the header: the game stages give up its height (--offline-h)
+    // in the flow under the header: the game stages give up its height (--offline-h), at
+    // once (the first frame with the banner lays the stage out without it otherwise, and a
+    // busy page can show that frame for long), then whenever its height changes
     const header = document.querySelector('.site-header');
     if (header) header.after(banner);
     else document.body.prepend(banner);
-    bannerSize ??= new ResizeObserver(([entry]) => {
-      document.body.style.setProperty('--offline-h', `${/** @type {HTMLElement} */ (entry.target).offsetHeight}px`);
-    });
+    const giveUp = (node) => document.body.style.setProperty('--offline-h', `${node.offsetHeight}px`);
+    giveUp(banner);
+    bannerSize ??= new ResizeObserver(([entry]) => giveUp(/** @type {HTMLElement} */ (entry.target)));
     bannerSize.observe(banner);
   }
 }

@@ -43,6 +43,7 @@ export class Board {
     this.run = 0;
     this.frame = 0;
     this.geo = { pad: 0, cell: 0, x0: 0, y0: 0 };
+    this.measured = null; // geometryNow's, for the task that asked
     this.canvas = createBoardCanvas(box, (ctx, w, h) => this.draw(ctx, w, h));
   }
 
@@ -52,17 +53,24 @@ export class Board {
 
   /** The grid as the next frame draws it, for the box's size now (core/canvas.js boxSize):
    * a drag or a key can come after the box changed size and before that frame (on a busy
-   * phone long after), and must meet the cells it will show. */
+   * phone long after), and must meet the cells it will show. Measured once per task: a
+   * pointer move asks several times. */
   geometryNow() {
-    const { width, height } = this.canvas.boxSize();
-    this.layout(width, height);
-    return this.geo;
+    if (!this.measured) {
+      const { width, height } = this.canvas.boxSize();
+      this.measured = this.geometry(width, height);
+      queueMicrotask(() => {
+        this.measured = null;
+      });
+    }
+    return this.measured;
   }
 
   setSize(rows, cols) {
     if (rows === this.rows && cols === this.cols && this.grid.length) return;
     this.rows = rows;
     this.cols = cols;
+    this.measured = null;
     this.grid = Array.from({ length: rows }, () => new Array(cols).fill(0));
     this.box.style.setProperty('--board-cols', String(cols));
     this.canvas.requestDraw();
@@ -92,13 +100,16 @@ export class Board {
     this.canvas.requestDraw();
   }
 
-  layout(w, h) {
+  geometry(w, h) {
     const size = Math.min(w, h);
     const pad = Math.max(4, Math.round(size * 0.018));
     const cell = (size - pad * 2) / Math.max(this.rows, this.cols);
-    const x0 = (w - cell * this.cols) / 2;
-    const y0 = (h - cell * this.rows) / 2;
-    this.geo = { pad, cell, x0, y0 };
+    return { pad, cell, x0: (w - cell * this.cols) / 2, y0: (h - cell * this.rows) / 2 };
+  }
+
+  layout(w, h) {
+    this.geo = this.geometry(w, h);
+    const { cell, x0, y0 } = this.geo;
     const data = this.box.dataset;
     data.gridLeft = x0.toFixed(2);
     data.gridTop = y0.toFixed(2);

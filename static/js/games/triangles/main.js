@@ -53,24 +53,37 @@ const session = page.session;
 const gameUrl = () => page.url(`/g/${encodeURIComponent(session.id)}`);
 const boardUrl = () => page.url(`/play/triangles/${encodeURIComponent(session.number)}`);
 
-/** New game: its module comes at the first ask (/play/triangles preloads it); a failed load
- * (offline on a first visit) is said, and the next ask tries again. */
+/** New game: its module comes at the first ask (/play/triangles preloads it). One ask at a
+ * time: a second tap while the first one's module loads gets nothing. A module that failed
+ * to load stays failed in this document (the browser keeps the failure): that is said, and
+ * the next ask reloads the page. */
 let newGameMenu = null;
+let asking = false;
+let loadFailed = false;
 const menu = {
   async ask(options) {
-    newGameMenu ??= import('./new-game.js').then(
-      (module) => module.newGameMenu($('tri-new'), {
+    if (asking) return null;
+    if (loadFailed) {
+      location.reload();
+      return null;
+    }
+    asking = true;
+    try {
+      newGameMenu ??= import('./new-game.js').then((module) => module.newGameMenu($('tri-new'), {
         t, el, openDialog, closeDialog, catalog: pageConfig().catalog ?? {}, onLook: setLook, keepsOnlineGame,
-      }),
-      () => {
-        newGameMenu = null;
+      }));
+      let dialog;
+      try {
+        dialog = await newGameMenu;
+      } catch {
+        loadFailed = true;
+        toast(t('error.network'), { kind: 'error' });
         return null;
-      },
-    );
-    const dialog = await newGameMenu;
-    if (dialog) return dialog.ask(options);
-    toast(t('error.network'), { kind: 'error' });
-    return null;
+      }
+      return await dialog.ask(options);
+    } finally {
+      asking = false;
+    }
   },
 };
 

@@ -105,6 +105,7 @@ export function newGameMenu(dialog, { t, el, openDialog, closeDialog, catalog, o
   });
 
   async function ask({ number = null, look = 'nebula' } = {}) {
+    if (dialog.open) return null;
     // an online game still on: the player's clock runs while they choose, so ask first
     if (await keepsOnlineGame()) return null;
     const saved = remembered();
