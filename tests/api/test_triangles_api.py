@@ -70,6 +70,17 @@ def through_star(view: dict[str, Any]) -> tuple[int, int]:
     )
 
 
+def crossable(view: dict[str, Any]) -> tuple[int, int]:
+    """A legal line some other line would cross: once it is drawn, a crossing can be tried
+    whatever the board (the first legal line, at a board's edge, may have none)."""
+    for a, b in legal(view):
+        drawn = {**view, "lines": [*view["lines"], [a, b, 0]]}
+        pairs = combinations(range(len(view["stars"])), 2)
+        if any(not blocked_by_star(view, p, q) and crosses_drawn(drawn, p, q) for p, q in pairs):
+            return a, b
+    raise AssertionError("no line on this board can be crossed")
+
+
 def across(view: dict[str, Any]) -> tuple[int, int]:
     return next(
         (a, b)
@@ -126,7 +137,7 @@ def test_the_computer_answers_in_the_same_response(alice: Any) -> None:
 def test_every_refused_line_by_code(alice: Any) -> None:
     game = computer_game(alice)
     gid, view = game["id"], game["view"]
-    a, b = legal(view)[0]
+    a, b = crossable(view)
     body = alice.move(gid, 0, line(a, b)).json()
     view, version = body["view"], body["version"]
 

@@ -51,17 +51,13 @@ export class Board {
     return this.geometryNow().cell;
   }
 
-  /** The grid as the next frame draws it, for the box's size now (core/canvas.js boxSize):
-   * a drag or a key can come after the box changed size and before that frame (on a busy
-   * phone long after), and must meet the cells it will show. Measured once per task: a
-   * pointer move asks several times. */
+  /** The grid the next frame draws, for the box's size now (a move after a resize and before
+   * that frame must meet the cells it will show); measured once per task. */
   geometryNow() {
     if (!this.measured) {
       const { width, height } = this.canvas.boxSize();
       this.measured = this.geometry(width, height);
-      queueMicrotask(() => {
-        this.measured = null;
-      });
+      queueMicrotask(() => { this.measured = null; });
     }
     return this.measured;
   }
@@ -108,14 +104,10 @@ export class Board {
   }
 
   layout(w, h) {
-    this.geo = this.geometry(w, h);
-    const { cell, x0, y0 } = this.geo;
-    const data = this.box.dataset;
-    data.gridLeft = x0.toFixed(2);
-    data.gridTop = y0.toFixed(2);
-    data.cell = cell.toFixed(3);
-    data.rows = String(this.rows);
-    data.cols = String(this.cols);
+    const { cell, x0, y0 } = (this.geo = this.geometry(w, h));
+    Object.assign(this.box.dataset, {
+      gridLeft: x0.toFixed(2), gridTop: y0.toFixed(2), cell: cell.toFixed(3), rows: String(this.rows), cols: String(this.cols),
+    });
   }
 
   toGrid(clientX, clientY) {
