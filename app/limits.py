@@ -14,13 +14,12 @@ import logging
 import time
 from abc import ABC, abstractmethod
 from collections import defaultdict
-from collections.abc import Callable
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from app.batching import Batched
-from app.clock import Clock
+from app.clock import Clock, SystemClock
 from app.config import Settings
 from app.errors import AppError
 from app.metrics import RATE_LIMITED
@@ -74,14 +73,14 @@ class Limiter(ABC):
 
 
 class MemoryLimiter(Limiter):
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, clock: Clock | None = None) -> None:
         super().__init__()
-        self.clock = clock  # seconds: the server's clock, which tests hold still
+        self.clock = clock or SystemClock()  # windows are the server's minutes (tests hold it)
         self.windows: dict[str, tuple[int, int]] = {}  # key -> (window number, count)
         self.slots: defaultdict[str, set[str]] = defaultdict(set)
 
     async def hit(self, key: str, limit: int, window_s: int) -> int | None:
-        now = self.clock()
+        now = self.clock.now_ms() / 1000
         window = int(now // window_s)
         if len(self.windows) > 100_000:  # forget finished windows
             self.windows = {k: v for k, v in self.windows.items() if v[0] >= window}
@@ -107,16 +106,16 @@ class MemoryLimiter(Limiter):
 
 
 class RedisLimiter(Limiter):
-    def __init__(self, redis: aioredis.Redis, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, redis: aioredis.Redis, clock: Clock | None = None) -> None:
         super().__init__()
         self.redis = redis
-        self.clock = clock  # seconds, for the windows (slot leases run on Redis's time)
+        self.clock = clock or SystemClock()  # for the windows (slot leases: real time)
         self.take_slot = redis.register_script(TAKE_SLOT)
         self._taken = Batched(self._take_all)
         self._given_back = Batched(self._give_back_all)
 
     async def hit(self, key: str, limit: int, window_s: int) -> int | None:
-        now = self.clock()
+        now = self.clock.now_ms() / 1000
         window = int(now // window_s)
         name = f"limit:{key}:{window}"
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -248,17 +247,7 @@ class FallbackLimiter(Limiter):
 
 
 def make_limiter(redis: aioredis.Redis | None, clock: Clock) -> Limiter:
-    """Windows are the server's minutes: a test's held clock keeps every event of a
-    burst in one window, which a real minute ending mid-test would split."""
-
-    def seconds() -> float:
-        return clock.now_ms() / 1000
-
-    return (
-        FallbackLimiter(RedisLimiter(redis, seconds))
-        if redis is not None
-        else MemoryLimiter(seconds)
-    )
+    return MemoryLimiter(clock) if redis is None else FallbackLimiter(RedisLimiter(redis, clock))
 
 
 class Admission:

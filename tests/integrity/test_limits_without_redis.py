@@ -70,7 +70,8 @@ def test_limits_hold_in_the_process_while_redis_is_away(
     app = create_app(settings, engines={"tally": TALLY}, clock=clock)
     with TestClient(app) as client, caplog.at_level(logging.INFO, logger="app.limits"):
         limiter = client.app.state.services.admission.limiter  # type: ignore[attr-defined]
-        limiter.memory.clock = lambda: 30.0  # mid-window: no minute ends during the test
+        limiter.memory.clock = held = FakeClock()  # mid-window: no minute ends in the test
+        held.ms = 30_000
         (mallory,) = players(client, "mallory")
         if outage == "cut":
             relay.cut()

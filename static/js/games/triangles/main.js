@@ -71,6 +71,7 @@ const menu = {
     try {
       newGameMenu ??= import('./new-game.js').then((module) => module.newGameMenu($('tri-new'), {
         t, el, openDialog, closeDialog, catalog: pageConfig().catalog ?? {}, onLook: setLook, keepsOnlineGame,
+        store: session.store,
       }));
       let dialog;
       try {

@@ -9,7 +9,7 @@
  * own, a request more and 1.4 KB more on every Triangles page).
  *
  *   const menu = newGameMenu(dialog, page)
- *     page: {t, el, openDialog, closeDialog, catalog, onLook(look), keepsOnlineGame()}
+ *     page: {t, el, openDialog, closeDialog, catalog, onLook(look), keepsOnlineGame(), store}
  *   await menu.ask({number?, look}) → null (closed, or keepsOnlineGame(): the player keeps
  *       to the online game still on) or
  *       {kind: "computer"|"human"|"online", params: {opponent, field, stars, again, clock?}, public}
@@ -27,28 +27,12 @@
  * @property {any} catalog the game's catalog entry (the page config's)
  * @property {(look: string) => void} onLook
  * @property {() => Promise<boolean>} keepsOnlineGame
+ * @property {{get: Function, set: Function}} store the session's (core/storage.js): the
+ *   choices are kept under "new"
  */
 
-const STORE = 'triangles.new';
-
-function remembered() {
-  try {
-    return JSON.parse(localStorage.getItem(STORE) || '{}') || {};
-  } catch {
-    return {};
-  }
-}
-
-function remember(choice) {
-  try {
-    localStorage.setItem(STORE, JSON.stringify(choice));
-  } catch {
-    /* storage may be blocked */
-  }
-}
-
 /** @param {HTMLDialogElement} dialog @param {PageParts} page @returns {{ask: Function}} */
-export function newGameMenu(dialog, { t, el, openDialog, closeDialog, catalog, onLook, keepsOnlineGame }) {
+export function newGameMenu(dialog, { t, el, openDialog, closeDialog, catalog, onLook, keepsOnlineGame, store }) {
   // the catalog entry that came with the page: the star counts each field offers, the levels
   const counts = catalog.params?.stars?.by_field ?? {};
   const levels = catalog.levels ?? [];
@@ -105,10 +89,9 @@ export function newGameMenu(dialog, { t, el, openDialog, closeDialog, catalog, o
   });
 
   async function ask({ number = null, look = 'nebula' } = {}) {
-    if (dialog.open) return null;
     // an online game still on: the player's clock runs while they choose, so ask first
     if (await keepsOnlineGame()) return null;
-    const saved = remembered();
+    const saved = store.get('new', {}) || {};
     const field = counts[saved.field] ? saved.field : catalog.params?.field?.default;
     check('tri-kind', kinds.includes(saved.kind) ? saved.kind : catalog.kinds?.[catalog.params?.opponent?.default]);
     check('tri-level', levels.includes(saved.level) ? saved.level : levels[0]);
@@ -138,8 +121,8 @@ export function newGameMenu(dialog, { t, el, openDialog, closeDialog, catalog, o
       clock: value('tri-clock'),
       rated: rated.checked,
     };
-    if (!number) remember(choice);
-    else remember({ ...saved, kind, level, again: choice.again, public: choice.public, clock: choice.clock });
+    if (!number) store.set('new', choice);
+    else store.set('new', { ...saved, kind, level, again: choice.again, public: choice.public, clock: choice.clock });
     const timed = clockFor.includes(kind) && choice.clock;
     return {
       kind,
