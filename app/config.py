@@ -47,11 +47,14 @@ class Settings(BaseSettings):
         description="Other origins (scheme://host[:port], comma-separated) allowed to send "
         "state-changing requests and open sockets, besides the site's own.",
     )
-    # PostgreSQL connections per process: kept open, and opened beyond them under a burst
-    # and closed again after it. Every process of the site counts against the server's
-    # max_connections (100 by default): processes × (size + overflow) must stay below.
-    db_pool_size: int = 20
-    db_max_overflow: int = 20
+    # PostgreSQL connections per process, each opened when first needed and then kept;
+    # beyond them (overflow) a connection is opened for one request and closed after it,
+    # a fork and a login on the server each time: under load that was 30 a second
+    # (bench/online.py, 2,000 matches), so the default opens none. Every process of the
+    # site counts against the server's max_connections (100 by default): processes ×
+    # (size + overflow) must stay below.
+    db_pool_size: int = 40
+    db_max_overflow: int = 0
     # A database that goes silent (a network partition) is answered with 503
     # `database_unavailable` instead of holding requests. A request waits at most for a
     # pooled connection, then a connect, then one statement, then SQLAlchemy's 2 s to
@@ -112,9 +115,13 @@ class Settings(BaseSettings):
     engine_workers: int = 0
     engine_queue: int = 0
     # Memory for caches, in MiB: the boards an engine keeps (in every process, the engine
-    # workers too), the states of live games, and the states of replayed games.
+    # workers too), the states of live games, and the states of replayed games. Live
+    # games hold every game a process serves at full speed: about 95 KiB each on a
+    # 24-star Triangles board, so 2,700; past them, each move reads its row and builds
+    # its state again (bench/online.py, 2,000 matches over two processes at 128: each
+    # process kept 1,400 of its 2,000 games, and a quarter of the matches failed).
     board_cache_mib: int = Field(default=128, ge=0)
-    live_games_mib: int = Field(default=128, ge=0)
+    live_games_mib: int = Field(default=256, ge=0)
     replays_mib: int = Field(default=64, ge=0)
     # Operating it (README "Operating it"): the longest a SIGTERM'd process takes to
     # drain and exit; who may read /metrics; the log's form.

@@ -32,7 +32,7 @@ from engines.core.weighed import WeighedLRU
 
 log = logging.getLogger("app.live")
 
-LIVE_GAMES_BYTES = 128 * 1024 * 1024
+LIVE_GAMES_BYTES = 256 * 1024 * 1024  # LIVE_GAMES_MIB, as app/config.py sets it
 ROW_BYTES = 4096  # a game's row: its object, ids, params, seats and dumped state
 
 

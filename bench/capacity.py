@@ -162,7 +162,7 @@ def main() -> None:
     env = online.server_env(args.postgres, args.redis)
     # At most 20 connections: PostgreSQL's 100 may be shared (tests, other benches), and
     # one process at this pace needs far fewer.
-    env["DB_MAX_OVERFLOW"] = "0"
+    env["DB_POOL_SIZE"] = "20"
     migrate(env)
     log = Path(tempfile.gettempdir()) / f"bench-capacity-{os.getpid()}.log"
     print(f"server log: {log}", flush=True)

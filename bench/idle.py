@@ -122,7 +122,7 @@ def main() -> None:
     args = parser.parse_args()
     online.quiet_client_gc()
     env = online.server_env(fresh_postgres_database(args.postgres, "idle"), args.redis)
-    env["DB_MAX_OVERFLOW"] = "0"
+    env["DB_POOL_SIZE"] = "20"
     migrate(env)
     log = Path(tempfile.gettempdir()) / f"bench-idle-{os.getpid()}.log"
     print(f"server log: {log}", flush=True)
