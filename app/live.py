@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.catalog import Catalog
+from app.metrics import LIVE_GAMES_DROPPED
 from app.models import Game, GameStatus, advanced
 from app.wire import HubMove, LogEntry
 from engines.core.weighed import WeighedLRU
@@ -46,7 +47,7 @@ class Live:
 class LiveGames:
     def __init__(self, catalog: Catalog, budget: int = LIVE_GAMES_BYTES) -> None:
         self.catalog = catalog
-        self._games: WeighedLRU[str, Live] = WeighedLRU(budget, _weight)
+        self._games: WeighedLRU[str, Live] = WeighedLRU(budget, _weight, _count_dropped)
 
     def at_version(self, game_id: str, version: int) -> Live | None:
         """The kept game if it is at exactly ``version``."""
@@ -125,3 +126,7 @@ class LiveGames:
 
 def _weight(live: Live) -> int:
     return live.weight
+
+
+def _count_dropped(_live: Live) -> None:
+    LIVE_GAMES_DROPPED.inc()

@@ -91,6 +91,10 @@ GC_PAUSE = Histogram(
 )
 RATE_LIMITED = Counter("nook_rate_limited", "Requests refused by a limit, by limit.", ["kind"])
 LIVE_GAMES = Gauge("nook_live_games", "Games whose state this process keeps in memory.")
+LIVE_GAMES_DROPPED = Counter(
+    "nook_live_games_dropped",
+    "Games under way let go to stay within LIVE_GAMES_MIB (their next move reads the row).",
+)
 SEEKS_WAITING = Gauge("nook_seeks_waiting", "Quick-pairing polls waiting on this process.")
 # Push (app/push/sender.py): labels from fixed sets of outcomes and reasons.
 PUSH_SENDS = Counter(

@@ -20,10 +20,29 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
+class _Dropping(LRUCache[K, V]):
+    """An LRUCache that tells ``dropped`` of each value it lets go to make room."""
+
+    def __init__(self, budget: int, weigh: Callable[[V], int], dropped: Callable[[V], None]):
+        super().__init__(budget, getsizeof=weigh)
+        self._dropped = dropped
+
+    def popitem(self) -> tuple[K, V]:
+        key, value = super().popitem()
+        self._dropped(value)
+        return key, value
+
+
 class WeighedLRU(Generic[K, V]):
-    def __init__(self, budget: int, weigh: Callable[[V], int]) -> None:
+    def __init__(
+        self,
+        budget: int,
+        weigh: Callable[[V], int],
+        dropped: Callable[[V], None] = lambda _value: None,
+    ) -> None:
+        """``dropped(value)`` is told of each value let go to stay within the budget."""
         self.budget = budget
-        self._values: LRUCache[K, V] = LRUCache(max(budget, 0), getsizeof=weigh)
+        self._values: LRUCache[K, V] = _Dropping(max(budget, 0), weigh, dropped)
         self._lock = Lock()
 
     def get(self, key: K) -> V | None:

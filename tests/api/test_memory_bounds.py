@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
 
 from app.catalog import Catalog
 from app.config import Settings
@@ -32,15 +33,21 @@ def row(game_id: str, seed: int, version: int = 0, status: str = "active") -> Ga
     )  # fmt: skip
 
 
+def dropped_games() -> float:
+    return REGISTRY.get_sample_value("nook_live_games_dropped_total") or 0.0
+
+
 def test_live_games_keep_the_most_recent_within_their_budget() -> None:
     states = [TRIANGLES.new_game(PARAMS, seed) for seed in range(1, 7)]  # six boards
     weights = [ROW_BYTES + TRIANGLES.footprint([state]) for state in states]
     assert min(weights) > 90 * 1024  # each holds its board
     budget = sum(weights[-3:])
     live = LiveGames(CATALOG, budget)
+    dropped_before = dropped_games()
     for index, state in enumerate(states):
         live.remember(row(f"g{index}", index + 1), state)
     assert live.weight == budget and len(live) == 3
+    assert dropped_games() - dropped_before == 3  # nook_live_games_dropped_total
     assert [live.at_version(f"g{index}", 0) is not None for index in range(6)] == [
         False, False, False, True, True, True
     ]  # fmt: skip

@@ -28,7 +28,7 @@ FAMILIES = (
     "nook_db_pool_wait_seconds", "nook_commit_batch_size", "nook_hub_connected",
     "nook_hub_publish_seconds", "nook_engine_queue_depth", "nook_review_queue_depth",
     "nook_engine_job_seconds", "nook_gc_pause_seconds", "nook_rate_limited_total",
-    "nook_live_games", "nook_seeks_waiting",
+    "nook_live_games", "nook_live_games_dropped_total", "nook_seeks_waiting",
     "process_resident_memory_bytes", "process_cpu_seconds_total",
 )  # fmt: skip
 
