@@ -42,7 +42,8 @@ class WeighedLRU(Generic[K, V]):
     ) -> None:
         """``dropped(value)`` is told of each value let go to stay within the budget."""
         self.budget = budget
-        self._values: LRUCache[K, V] = _Dropping(max(budget, 0), weigh, dropped)
+        self._new: Callable[[], LRUCache[K, V]] = lambda: _Dropping(max(budget, 0), weigh, dropped)
+        self._values: LRUCache[K, V] = self._new()
         self._lock = Lock()
 
     def get(self, key: K) -> V | None:
@@ -73,7 +74,7 @@ class WeighedLRU(Generic[K, V]):
 
     def clear(self) -> None:
         with self._lock:
-            self._values.clear()
+            self._values = self._new()  # LRUCache.clear() would pop each as if dropped
 
     @property
     def weight(self) -> int:

@@ -49,3 +49,17 @@ def test_setdefault_keeps_the_first_value() -> None:
     assert kept.setdefault("k", first) is first
     assert kept.setdefault("k", second) is first
     assert kept.pop("k") is first and kept.pop("k") is None and len(kept) == 0
+
+
+def test_it_tells_of_each_value_it_lets_go_for_room_and_of_no_other() -> None:
+    dropped: list[list[int]] = []
+    kept: WeighedLRU[str, list[int]] = WeighedLRU(10, len, dropped.append)
+    first, second = [1] * 4, [2] * 4
+    kept.put("a", first)
+    kept.put("b", second)
+    kept.pop("b")  # taken out, not let go for room
+    kept.put("c", [3] * 5)
+    kept.put("d", [4] * 5)  # a (4) goes to make room for d
+    assert dropped == [first]
+    kept.clear()
+    assert dropped == [first] and len(kept) == 0 and kept.weight == 0
