@@ -116,10 +116,11 @@ class Settings(BaseSettings):
     engine_queue: int = 0
     # Memory for caches, in MiB: the boards an engine keeps (in every process, the engine
     # workers too), the states of live games, and the states of replayed games. Live
-    # games hold every game a process serves at full speed: about 95 KiB each on a
-    # 24-star Triangles board, so 2,700; past them, each move reads its row and builds
-    # its state again (bench/online.py, 2,000 matches over two processes at 128: each
-    # process kept 1,400 of its 2,000 games, and a quarter of the matches failed).
+    # games hold every game a process serves at full speed: a 24-star Triangles game
+    # weighs 100 KiB as it begins, up to 145 KiB by its end (its board's tables fill), so
+    # 1,800-2,600 games; past them, each move reads its row and builds its state again
+    # (bench/online.py, 2,000 matches over two processes at 128: each process kept about
+    # 1,300 of its 2,000 games, and a quarter of the matches failed).
     board_cache_mib: int = Field(default=128, ge=0)
     live_games_mib: int = Field(default=256, ge=0)
     replays_mib: int = Field(default=64, ge=0)
