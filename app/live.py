@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.catalog import Catalog
+from app.config import Settings
 from app.metrics import LIVE_GAMES_DROPPED
 from app.models import Game, GameStatus, advanced
 from app.wire import HubMove, LogEntry
@@ -33,7 +34,7 @@ from engines.core.weighed import WeighedLRU
 
 log = logging.getLogger("app.live")
 
-LIVE_GAMES_BYTES = 256 * 1024 * 1024  # LIVE_GAMES_MIB, as app/config.py sets it
+LIVE_GAMES_BYTES = Settings.model_fields["live_games_mib"].default * 1024 * 1024
 ROW_BYTES = 4096  # a game's row: its object, ids, params, seats and dumped state
 
 

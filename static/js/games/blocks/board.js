@@ -105,9 +105,8 @@ export class Board {
 
   layout(w, h) {
     const { cell, x0, y0 } = (this.geo = this.geometry(w, h));
-    Object.assign(this.box.dataset, {
-      gridLeft: x0.toFixed(2), gridTop: y0.toFixed(2), cell: cell.toFixed(3), rows: String(this.rows), cols: String(this.cols),
-    });
+    const grid = { gridLeft: x0.toFixed(2), gridTop: y0.toFixed(2), cell: cell.toFixed(3) };
+    Object.assign(this.box.dataset, grid, { rows: String(this.rows), cols: String(this.cols) });
   }
 
   toGrid(clientX, clientY) {

@@ -91,7 +91,7 @@ export function newGameMenu(dialog, { t, el, openDialog, closeDialog, catalog, o
   async function ask({ number = null, look = 'nebula' } = {}) {
     // an online game still on: the player's clock runs while they choose, so ask first
     if (await keepsOnlineGame()) return null;
-    const saved = store.get('new', {}) || {};
+    const saved = store.get('new', {});
     const field = counts[saved.field] ? saved.field : catalog.params?.field?.default;
     check('tri-kind', kinds.includes(saved.kind) ? saved.kind : catalog.kinds?.[catalog.params?.opponent?.default]);
     check('tri-level', levels.includes(saved.level) ? saved.level : levels[0]);
