@@ -25,6 +25,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import cached_property
 from typing import TypeVar
 from urllib.parse import urlsplit
 
@@ -90,7 +91,13 @@ class Connections:
         self.lock = threading.Lock()
         self.idle: OrderedDict[Key, list[http.client.HTTPConnection]] = OrderedDict()
         self.headers: dict[tuple[str, str], tuple[float, dict[str, str]]] = {}
-        self.tls = ssl.create_default_context()
+
+    @cached_property
+    def tls(self) -> ssl.SSLContext:
+        """Made at the first send over TLS: loading the system's CA certificates costs
+        10-20 ms, which a process that sends no notification (and each app a test
+        starts) need not pay."""
+        return ssl.create_default_context()
 
     def take(self, key: Key) -> http.client.HTTPConnection | None:
         """An idle connection the service has not closed, or None."""

@@ -294,14 +294,18 @@ def play_to_the_end(page: Any, touch: bool, shot: Any = None, name: str = "") ->
     return snap
 
 
-@pytest.mark.slow  # under a minute a device, animations and all: the pass starts it first
+@pytest.mark.slow  # under a minute on the phone, animations and all: the pass starts it first
 @pytest.mark.smoke  # make test-services runs it on PostgreSQL + Redis
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_a_whole_game_against_the_easy_computer(
     device: str, request: pytest.FixtureRequest, shot: Any
 ) -> None:
+    """The phone plays with every animation (a line grows, triangles fill: 0.7-1.5 s a
+    turn); the desktop as a player who prefers reduced motion sees it, each answer at once."""
     touch = device == "phone"
     page, problems = open_page(request.getfixturevalue(device))
+    if not touch:
+        page.emulate_media(reduced_motion="reduce")
     expect(page.locator("#tri-new")).to_be_visible()
     shot(page, f"triangles-{device}-new-game")
     start_game(page, level="easy", stars=24)
