@@ -380,7 +380,9 @@ def review_triangles_online(page: Any) -> None:
     page.goto(f"/g/{game_id}")
     open_dialog(page, "#tri-final")
     page.locator('#tri-final [data-action="review"]').click()
-    page.wait_for_url(f"**/replay/{game_id}?review=1")
+    # the page marks the ply it shows in the hash (#ply=0) as soon as it has the game: a
+    # wait that began after that (a busy machine) would never see the URL without it
+    page.wait_for_url(re.compile(rf"/replay/{game_id}\?review=1(#.*)?$"))
     expect(page.locator("#review")).to_have_attribute("data-review", "done", timeout=90_000)
     review = api(page, "GET", f"/api/games/{game_id}/review")
     ply = next((p["ply"] for p in review["plies"] if p["verdict"] != "best"),
