@@ -5,9 +5,11 @@ Fixtures:
               REDIS_URL from the environment when set) and ``uvicorn app.asgi:app`` on a
               free loopback port; yields "http://127.0.0.1:<port>". With E2E_BASE_URL set,
               the tests use that running server instead and start nothing.
-  browser     (module) headless Chromium from /usr/bin/chromium
+  browser     (module) headless Chromium from /usr/bin/chromium; its contexts prefer
+              reduced motion unless a test asks for reduced_motion="no-preference"
   phone       a fresh context: 390×844, touch, mobile, device scale 3, base_url set
   desktop     a fresh context: 1280×800, base_url set
+  phone_in_motion, desktop_in_motion  the same, with every animation the site plays
   shot        shot(page, name) waits for the page to settle; with SCREENSHOTS=1 in the
               environment it also saves artifacts/screenshots/<name>.png (gitignored)
 
@@ -16,6 +18,7 @@ Every test under tests/e2e/ is marked ``e2e`` and skipped when Chromium is missi
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 from collections.abc import Callable, Iterator
@@ -88,6 +91,12 @@ def browser() -> Iterator[Any]:
     chromium = playwright.chromium.launch(
         executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
     )
+    # A test sees the site as a player who prefers reduced motion: each answer drawn at
+    # once, no looping animation. Chromium draws every frame in software here, and the
+    # animations were a tenth of the browser tests' time. The tests of motion itself (what
+    # a frame shows mid-animation, a whole board played with every animation) ask for it:
+    # reduced_motion="no-preference", or the *_in_motion fixtures.
+    chromium.new_context = functools.partial(chromium.new_context, reduced_motion="reduce")
     try:
         yield chromium
     finally:
@@ -109,6 +118,7 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}, "locale": "en-US"}
 # calls opens it without the worker (phone_without_worker, desktop_without_worker). The
 # worker's own tests are in test_pwa.py.
 NO_WORKER = {"service_workers": "block"}
+IN_MOTION = {"reduced_motion": "no-preference"}
 
 
 def opened_context(browser: Any, server_url: str, **options: Any) -> Iterator[Any]:
@@ -127,6 +137,16 @@ def phone(browser: Any, server_url: str) -> Iterator[Any]:
 @pytest.fixture
 def desktop(browser: Any, server_url: str) -> Iterator[Any]:
     yield from opened_context(browser, server_url, **DESKTOP)
+
+
+@pytest.fixture
+def phone_in_motion(browser: Any, server_url: str) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, **PHONE, **IN_MOTION)
+
+
+@pytest.fixture
+def desktop_in_motion(browser: Any, server_url: str) -> Iterator[Any]:
+    yield from opened_context(browser, server_url, **DESKTOP, **IN_MOTION)
 
 
 @pytest.fixture

@@ -231,8 +231,8 @@ def greedy_drag(page: Any, game_id: str) -> dict[str, Any]:
     return game_json(page, game_id)
 
 
-def test_combo_shows(desktop: Any, shot: Any) -> None:
-    page, game_id, problems = open_game(desktop, "/play/blocks/classic10/00000002-a")
+def test_combo_shows(desktop_in_motion: Any, shot: Any) -> None:
+    page, game_id, problems = open_game(desktop_in_motion, "/play/blocks/classic10/00000002-a")
     for _ in range(14):
         view = greedy_drag(page, game_id)["view"]
         if (view["combo_label"] or 0) >= 2:
@@ -743,11 +743,13 @@ def test_the_desktop_side_panel_does_not_shift_after_load(desktop: Any) -> None:
         page.close()
 
 
-def test_a_drop_before_the_next_frame_meets_the_cells_that_frame_shows(desktop: Any) -> None:
+def test_a_drop_before_the_next_frame_meets_the_cells_that_frame_shows(
+    desktop_in_motion: Any,
+) -> None:
     """The board's box changes size (the phone turns, a bar above it wraps) and a drag or
     a key comes before the next frame has laid the grid out again (on a busy phone, long
     after): it must meet the cells that frame draws there, not those the last one drew."""
-    page = desktop.new_page()
+    page = desktop_in_motion.new_page()
     page.goto("/")
     found = page.evaluate(
         """async () => {

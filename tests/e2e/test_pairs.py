@@ -219,9 +219,9 @@ def touch_targets(page: Any) -> None:
 
 
 @pytest.mark.smoke  # make test-services runs it on PostgreSQL + Redis
-def test_phone_plays_a_whole_beginner_board_by_tapping(phone: Any, shot: Any) -> None:
+def test_phone_plays_a_whole_beginner_board_by_tapping(phone_in_motion: Any, shot: Any) -> None:
     en = words("en")
-    pairs = PairsPage(phone.new_page(), touch=True)
+    pairs = PairsPage(phone_in_motion.new_page(), touch=True)
     pairs.open()
     page = pairs.page
     # Beginner from the menu: picked, then New game starts it (issue 24.13).

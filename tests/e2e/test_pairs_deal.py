@@ -25,8 +25,8 @@ CanvasRenderingContext2D.prototype.clearRect = function (...args) {
 """
 
 
-def test_the_deal_paints_the_board_once_while_it_drops_in(desktop: Any) -> None:
-    page = desktop.new_page()
+def test_the_deal_paints_the_board_once_while_it_drops_in(desktop_in_motion: Any) -> None:
+    page = desktop_in_motion.new_page()
     page.add_init_script(COUNT_PAINTS)
     pairs = PairsPage(page, touch=False)
     pairs.open("/play/pairs/86106612-a", prefs={"highlight": None})
@@ -71,11 +71,13 @@ def test_the_board_is_dealt_where_there_is_no_offscreen_canvas(desktop: Any) -> 
     assert alpha == 255
 
 
-def test_a_tap_before_the_next_frame_meets_the_cell_that_frame_shows(desktop: Any) -> None:
+def test_a_tap_before_the_next_frame_meets_the_cell_that_frame_shows(
+    desktop_in_motion: Any,
+) -> None:
     """The board's box changes size (a line above it wraps, a font arrives) and a tap comes
     before the next frame has laid the board out again (on a busy phone, long after): it
     must meet the cell that frame draws there, not the one the last frame drew there."""
-    page = desktop.new_page()
+    page = desktop_in_motion.new_page()
     page.goto("/")
     found = page.evaluate("""async () => {
         const { Board } = await import('/static/js/games/pairs/board.js');

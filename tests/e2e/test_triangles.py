@@ -294,18 +294,17 @@ def play_to_the_end(page: Any, touch: bool, shot: Any = None, name: str = "") ->
     return snap
 
 
-@pytest.mark.slow  # under a minute on the phone, animations and all: the pass starts it first
+@pytest.mark.slow  # 10-20 s, a whole game: the pass starts it first
 @pytest.mark.smoke  # make test-services runs it on PostgreSQL + Redis
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_a_whole_game_against_the_easy_computer(
     device: str, request: pytest.FixtureRequest, shot: Any
 ) -> None:
-    """The phone plays with every animation (a line grows, triangles fill: 0.7-1.5 s a
-    turn); the desktop as a player who prefers reduced motion sees it, each answer at once."""
+    """As a player who prefers reduced motion sees it (conftest.browser), each answer drawn
+    at once: with every animation a turn took 0.7-1.5 s, and the phone's game 49 s of CPU.
+    The animations are played on a phone in test_two_players_on_one_device."""
     touch = device == "phone"
     page, problems = open_page(request.getfixturevalue(device))
-    if not touch:
-        page.emulate_media(reduced_motion="reduce")
     expect(page.locator("#tri-new")).to_be_visible()
     shot(page, f"triangles-{device}-new-game")
     start_game(page, level="easy", stars=24)
@@ -473,8 +472,8 @@ def test_keyboard_picks_two_stars(desktop: Any) -> None:
     clean(page, problems)
 
 
-def test_two_players_on_one_device(phone: Any, shot: Any) -> None:
-    page, problems = open_page(phone)
+def test_two_players_on_one_device(phone_in_motion: Any, shot: Any) -> None:
+    page, problems = open_page(phone_in_motion)
     start_game(page, kind="human", stars=60)
     p1, p2 = page.locator(".tri-player--p1"), page.locator(".tri-player--p2")
     expect(p1.locator("[data-name]")).to_have_text(EN["common.player1"])

@@ -103,12 +103,14 @@ def test_offline_the_opponents_presence_is_unknown(browser: Any, server_url: str
         context.close()
 
 
-def test_a_tap_before_the_next_frame_meets_the_stars_that_frame_shows(desktop: Any) -> None:
+def test_a_tap_before_the_next_frame_meets_the_stars_that_frame_shows(
+    desktop_in_motion: Any,
+) -> None:
     """The board's box changes size (the chips' presence line appears, a font arrives) and a
     tap comes before the next frame has drawn the field again (on a busy phone, long
     after): it must meet the star where that frame puts it, not where the last one did
     (after a rematch in CI a first pick was lost so, and the second tap taken as the first)."""
-    page = desktop.new_page()
+    page = desktop_in_motion.new_page()
     page.goto("/")
     found = page.evaluate("""async () => {
         const board = await import('/static/js/games/triangles/board.js');
