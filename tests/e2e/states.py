@@ -6,6 +6,7 @@ they use. Waits are on page state, never on sleeps."""
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -104,6 +105,18 @@ def online_game(page: Any, lines: int, resign: bool = True) -> tuple[str, Any]:
 CASES: dict[str, Callable[[Any], None]] = {}
 
 
+# The pages a case routed: the matrix closes such a page after its state instead of removing
+# its routes. Playwright's unroute_all (1.65) can wait for good on Chromium when a worker of
+# the page has just gone (microsoft/playwright#42278): it hung a state for pytest-timeout's
+# 600 s, twice.
+ROUTED: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def route(page: Any, pattern: str, handler: Callable[[Any], Any]) -> None:
+    page.route(pattern, handler)
+    ROUTED.add(page)
+
+
 def case(name: str) -> Callable[[Callable[[Any], None]], Callable[[Any], None]]:
     def register(fn: Callable[[Any], None]) -> Callable[[Any], None]:
         CASES[name] = fn
@@ -122,7 +135,7 @@ def lobby_seek(page: Any) -> None:
     """The "Play online now" waiting state (the pool is stubbed: nobody pairs with it)."""
     waiting = {"status": "waiting", "seek_id": "layout", "clock": "10+5", "rated": False,
                "expires_ms": 0}
-    page.route("**/api/seeks**", lambda route: route.fulfill(json=waiting))
+    route(page, "**/api/seeks**", lambda route: route.fulfill(json=waiting))
     page.goto("/")
     expect(page.locator("#seek-section")).to_have_attribute("data-seek", "idle")
     page.locator('#seek-clocks input[value="10+5"]').check()
@@ -137,7 +150,7 @@ def lobby_rated_progress(page: Any) -> None:
     progress and the reason (the player's answer is stubbed: a long name, 3 of 5 games)."""
     me = {"name": "François-Marie Dubois",
           "rated": {"triangles": {"finished": 3, "needed": 5, "moves": 5}}}
-    page.route("**/api/me", lambda route: route.fulfill(json=me))
+    route(page, "**/api/me", lambda route: route.fulfill(json=me))
     page.goto("/")
     expect(page.locator("#seek-section")).to_have_attribute("data-seek", "idle")
     page.locator('#seek-clocks input[value="10+5"]').check()
@@ -147,7 +160,7 @@ def lobby_rated_progress(page: Any) -> None:
 
 def offline(page: Any) -> None:
     """Every API call fails as with no network (the page itself came, as from the cache)."""
-    page.route("**/api/**", lambda route: route.abort())
+    route(page, "**/api/**", lambda route: route.abort())
 
 
 @case("lobby-offline")
