@@ -3,6 +3,7 @@ set), the app with a replaceable clock, and per-player HTTP clients."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import http.cookiejar
@@ -61,6 +62,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     objects was 14 % of the API tests' time."""
     gc.collect()
     gc.freeze()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """A test outside the browser tests runs with no event loop marked as running in this
+    thread, as in a process of its own: the browser tests' Playwright (sync API, one a
+    worker) leaves its loop marked between its calls, and asyncio.run() would refuse to
+    start. The mark is put back for the next browser test's calls."""
+    playwright_loop = asyncio._get_running_loop()
+    if playwright_loop is None or item.get_closest_marker("e2e"):
+        return (yield)
+    asyncio._set_running_loop(None)
+    try:
+        return (yield)
+    finally:
+        asyncio._set_running_loop(playwright_loop)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

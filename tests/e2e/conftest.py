@@ -5,7 +5,7 @@ Fixtures:
               REDIS_URL from the environment when set) and ``uvicorn app.asgi:app`` on a
               free loopback port; yields "http://127.0.0.1:<port>". With E2E_BASE_URL set,
               the tests use that running server instead and start nothing.
-  browser     (module) headless Chromium from /usr/bin/chromium; its contexts prefer
+  browser     (session) headless Chromium from /usr/bin/chromium; its contexts prefer
               reduced motion unless a test asks for reduced_motion="no-preference"
   phone       a fresh context: 390×844, touch, mobile, device scale 3, base_url set
   desktop     a fresh context: 1280×800, base_url set
@@ -79,10 +79,11 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stop(process)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    # Module scope: Playwright's sync API marks its event loop as running in this thread,
-    # so it must stop before any later test (outside tests/e2e) calls asyncio.run().
+    # One Chromium a worker (0.9 CPU-seconds a launch, once a module before). Playwright's
+    # sync API leaves its event loop marked as this thread's running loop: the tests outside
+    # tests/e2e run without the mark (tests/conftest.py, pytest_runtest_protocol).
     if not CHROMIUM.exists():
         pytest.skip(SKIP_REASON)
     from playwright.sync_api import sync_playwright
