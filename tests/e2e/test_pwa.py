@@ -118,12 +118,12 @@ def controlled_page(context: Any, path: str) -> Any:
     return page
 
 
-def test_the_lobby_links_the_manifest_and_is_installable(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
-        # A profile of its own: Chromium does not install from an incognito window.
-        context = playwright.chromium.launch_persistent_context(
+def test_the_lobby_links_the_manifest_and_is_installable(browser: Any, server: Server) -> None:
+    with tempfile.TemporaryDirectory() as profile:
+        # A Chromium with a profile of its own, started by the worker's Playwright (a second
+        # Playwright in this thread is refused): Chromium does not install from an
+        # incognito window.
+        context = browser.browser_type.launch_persistent_context(
             profile, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
         )
         page = controlled_page(context, f"{server.url}/")
