@@ -106,13 +106,13 @@ CASES: dict[str, Callable[[Any], None]] = {}
 
 
 # The pages a case routed: the matrix closes such a page after its state instead of removing
-# its routes. Playwright's unroute_all (1.65) can wait for good on Chromium when a worker of
-# the page has just gone (microsoft/playwright#42278): it hung a state for pytest-timeout's
-# 600 s, twice.
+# its routes. Playwright's unroute_all (1.65) can wait for good on Chromium when a session of
+# the page has just gone in the browser (microsoft/playwright#42278, fixed after 1.65): it
+# hung the state after blocks-offline for pytest-timeout's 600 s, twice.
 ROUTED: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
-def route(page: Any, pattern: str, handler: Callable[[Any], Any]) -> None:
+def intercept(page: Any, pattern: str, handler: Callable[[Any], Any]) -> None:
     page.route(pattern, handler)
     ROUTED.add(page)
 
@@ -135,7 +135,7 @@ def lobby_seek(page: Any) -> None:
     """The "Play online now" waiting state (the pool is stubbed: nobody pairs with it)."""
     waiting = {"status": "waiting", "seek_id": "layout", "clock": "10+5", "rated": False,
                "expires_ms": 0}
-    route(page, "**/api/seeks**", lambda route: route.fulfill(json=waiting))
+    intercept(page, "**/api/seeks**", lambda route: route.fulfill(json=waiting))
     page.goto("/")
     expect(page.locator("#seek-section")).to_have_attribute("data-seek", "idle")
     page.locator('#seek-clocks input[value="10+5"]').check()
@@ -150,7 +150,7 @@ def lobby_rated_progress(page: Any) -> None:
     progress and the reason (the player's answer is stubbed: a long name, 3 of 5 games)."""
     me = {"name": "François-Marie Dubois",
           "rated": {"triangles": {"finished": 3, "needed": 5, "moves": 5}}}
-    route(page, "**/api/me", lambda route: route.fulfill(json=me))
+    intercept(page, "**/api/me", lambda route: route.fulfill(json=me))
     page.goto("/")
     expect(page.locator("#seek-section")).to_have_attribute("data-seek", "idle")
     page.locator('#seek-clocks input[value="10+5"]').check()
@@ -160,7 +160,7 @@ def lobby_rated_progress(page: Any) -> None:
 
 def offline(page: Any) -> None:
     """Every API call fails as with no network (the page itself came, as from the cache)."""
-    route(page, "**/api/**", lambda route: route.abort())
+    intercept(page, "**/api/**", lambda route: route.abort())
 
 
 @case("lobby-offline")
