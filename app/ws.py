@@ -47,6 +47,7 @@ from app.sockets import (
 from app.wire import (
     ErrorFrame,
     ErrorInfo,
+    HubMessage,
     HubMove,
     MoveResult,
     PongFrame,
@@ -171,25 +172,29 @@ class Connection:
             await self.arrive()
 
     async def forward(self, queue: Watch) -> None:
-        while True:
-            message = await queue.get()
-            await self.no_move_in_flight.wait()
-            if message is None:  # the hub dropped us: let the client reconnect and resume
-                await self.ws.close(CLOSE_RESTART)
-                return
-            if isinstance(message, Resync):  # the hub lost messages while it was down
-                await self.send_state(self.version)
-                continue
-            if not isinstance(message, HubMove):
-                await self.send(message)
-                continue
-            if message.version <= self.version:
-                continue  # already in the state we sent
-            if message.from_version > self.version:
-                await self.send_state(self.version)  # we missed some: resend with them
-                continue
+        # Each message is handled in a call of its own, so that no frame of this loop
+        # keeps the last one alive while the socket waits (for minutes, between moves).
+        while await self.forward_one(await queue.get()):
+            pass
+
+    async def forward_one(self, message: HubMessage | Resync | None) -> bool:
+        """Send one hub message on; False once the hub has dropped this socket."""
+        await self.no_move_in_flight.wait()
+        if message is None:  # the hub dropped us: let the client reconnect and resume
+            await self.ws.close(CLOSE_RESTART)
+            return False
+        if isinstance(message, Resync):  # the hub lost messages while it was down
+            await self.send_state(self.version)
+        elif not isinstance(message, HubMove):
+            await self.send(message)
+        elif message.version <= self.version:
+            pass  # already in the state we sent
+        elif message.from_version > self.version:
+            await self.send_state(self.version)  # we missed some: resend with them
+        else:
             self.version = message.version
             await self.send_text(message.frame(self.view_key))
+        return True
 
     def leases(self) -> list[Lease]:
         return [(self.game_id, seat, self.conn_id) for seat in self.seats]

@@ -146,7 +146,10 @@ def footprint(states: Sequence[State]) -> int:
     boards = {id(state.board): state.board.nbytes for state in states}
     longest = max(states, key=lambda state: len(state.lines))
     shared = (len(longest.lines) + len(longest.triangles)) * _ITEM
-    shared += sum(getsizeof(mask) for mask in longest.drawn + longest.alive)
+    # star bitsets, each below 2 ** count: as large as such an int can be (this runs on
+    # every move a server keeps in memory, so it counts rather than measures)
+    largest = getsizeof((1 << longest.board.count) - 1)
+    shared += (len(longest.drawn) + len(longest.alive)) * largest
     return sum(boards.values()) + shared + sum(_own_bytes(state) for state in states)
 
 
