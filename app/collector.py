@@ -17,11 +17,15 @@ against 176-184 taking 7 ms every second time; the 99th percentile of a move wen
 46-54 ms to 39-41 ms and the slowest from 85-94 ms to 57-63 ms, for the same CPU per
 move.) A busy process stretches the timer so that collecting takes at
 most ``SHARE`` of its time: the pause after a collection is at least ``1 / SHARE`` times
-as long as the collection took, up to half a second. Under a closed loop (500 matches,
+as long as the collection took, up to ``MAX_PAUSE_S``. Under a closed loop (500 matches,
 every move in flight for a quarter of a second) the middle generation is then walked
 once or twice a second instead of four times, and collecting fell from 12 % of the
 process's time to 7 % (bench/tools/probe.py); at human pace it collects about every
-100 ms. A full collection walks every old object (200 ms for the 290 thousand of 500
+100 ms. The cap was half a second: with 2,000 matches over two processes every
+collection then waited the whole half second and walked all it had made meanwhile,
+20-70 ms each, two a second, collecting nothing. At 0.15 s they take 5-9 ms at their
+median (15-32 ms at the 99th percentile) for the same CPU in all, and a closed loop
+costs what it did (500 matches: 0.61-0.63 against 0.62-0.65 ms a move). A full collection walks every old object (200 ms for the 290 thousand of 500
 matches): the timer keeps CPython's rule for it (only once the old
 generation has grown by a quarter since the last one) but looks only every ten minutes,
 about as often as CPython's own trigger used to consider one here. Checked every 2 s, it
@@ -41,7 +45,7 @@ from app.metrics import GC_PAUSE
 YOUNG_EVERY_S = 0.05
 MIDDLE_EVERY = 2  # young collections per middle one
 SHARE = 0.03  # of the process's time, at most, spent collecting young and middle objects
-MAX_PAUSE_S = 0.5
+MAX_PAUSE_S = 0.15
 FULL_EVERY_S = 600.0
 
 

@@ -36,5 +36,5 @@ async def test_young_objects_are_collected_on_the_timer_though_no_threshold_is_r
 
 def test_a_slow_collection_stretches_the_pause_to_keep_collecting_within_its_share() -> None:
     assert pause_after(0.001, every_s=0.05, share=0.03) == 0.05  # quick: the base pace
-    assert pause_after(0.006, every_s=0.05, share=0.03) == pytest.approx(0.2)  # 3 % of 0.2 s
+    assert pause_after(0.003, every_s=0.05, share=0.03) == pytest.approx(0.1)  # 3 % of 0.1 s
     assert pause_after(0.09, every_s=0.05, share=0.03) == MAX_PAUSE_S  # capped
