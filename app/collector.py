@@ -25,9 +25,11 @@ process's time to 7 % (bench/tools/probe.py); at human pace it collects about ev
 collection then waited the whole half second and walked all it had made meanwhile,
 20-70 ms each, two a second, collecting nothing. At 0.15 s they take 5-9 ms at their
 median (15-32 ms at the 99th percentile) for the same CPU in all, and a closed loop
-costs what it did (500 matches: 0.61-0.63 against 0.62-0.65 ms a move). A full collection walks every old object (200 ms for the 290 thousand of 500
-matches): the timer keeps CPython's rule for it (only once the old
-generation has grown by a quarter since the last one) but looks only every ten minutes,
+costs what it did (500 matches: 0.61-0.63 against 0.62-0.65 ms a move).
+
+A full collection walks every old object (200 ms for the 290 thousand of 500 matches):
+the timer keeps CPython's rule for it (only once the old generation has grown by a
+quarter since the last one) but looks only every ten minutes,
 about as often as CPython's own trigger used to consider one here. Checked every 2 s, it
 ran once or twice a minute while a process filled up, and those stalls alone made the
 99th percentile of two processes 50-280 ms instead of 21-26 ms.
