@@ -180,10 +180,18 @@ def wait_until(condition: Any, timeout: float = 10.0) -> None:
         time.sleep(0.005)
 
 
+def hub_up(client: Any) -> None:
+    """Wait for the app's hub (Redis, when set): a poll that finds it not yet connected
+    after its start-up wait goes on without it, and with the re-read pushed out of the
+    way (as these tests do) would not hear of its pairing in time."""
+    wait_until(lambda: client.app.state.services.hub.connected)
+
+
 def test_the_long_poll_wakes_on_pairing(make_client: Any, settings: Any, players: Any) -> None:
     # The periodic re-read is pushed out of the way: only the hub can wake the poll.
     settings.seek_recheck_ms = 60_000
     client = make_client()
+    hub_up(client)
     alice, bob = players(client, "alice", "bob")
     waiting = seek(alice)
     answers: list[Any] = []
@@ -239,6 +247,7 @@ def test_polls_per_player_are_capped(make_client: Any, settings: Any, players: A
     settings.seek_recheck_ms = 60_000
     settings.limit_seek_polls_per_player = 1
     client = make_client()
+    hub_up(client)
     alice, bob = players(client, "alice", "bob")
     first = seek(alice)
     answers: list[Any] = []
