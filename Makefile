@@ -26,19 +26,21 @@ OPENAPI := var/openapi.json
 # start servers of their own and time them (drain, faults, several processes, nginx) run
 # after them, on their own.
 WORKERS ?= auto
-PARALLEL := -n $(WORKERS) --dist worksteal
+# $(call spread,N): N workers when WORKERS is auto, else WORKERS (0: one process)
+spread = -n $(if $(filter auto,$(WORKERS)),$(1),$(WORKERS)) --dist worksteal
+PARALLEL := $(call spread,auto)
 CORES := $(shell nproc 2>/dev/null || echo 2)
 # The first part of make test: one worker more than the cores. A browser test waits (on its
 # page, on the server, on a real clock: three wait a minute each) about as much as it
 # computes, so a worker that waits leaves a core to the spare one (637 s against 667 s).
-MIXED := -n $(if $(filter auto,$(WORKERS)),$(shell echo $$(($(CORES) + 1))),$(WORKERS)) --dist worksteal
+MIXED := $(call spread,$(shell echo $$(($(CORES) + 1))))
 SERIAL_TESTS := tests/integrity tests/faults tests/multiprocess tests/proxy
 SERIAL_IGNORED := $(foreach dir,$(SERIAL_TESTS),--ignore=$(dir))
 # On SQLite what those run of them (integrity, faults) mostly waits on a process of its own (a
 # database that never answers for 15 s, a drain): two a core (58 s → 43 s on two cores).
 # On PostgreSQL + Redis one at a time: two processes and nginx each, and an outage is told
 # apart by its 30 s gaps.
-SERIAL_CORES := $(if $(DATABASE_URL),,-n $(if $(filter auto,$(WORKERS)),$(shell echo $$((2 * $(CORES)))),$(WORKERS)) --dist worksteal)
+SERIAL_CORES := $(if $(DATABASE_URL),,$(call spread,$(shell echo $$((2 * $(CORES))))))
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -90,10 +90,10 @@ def page(contexts: dict[str, Any], browser: Any, server_url: str, viewport: str,
             **NO_WORKER,
         )
     page = context.pages[0] if context.pages else None
-    if page in ROUTED:  # closed rather than unrouted (states.ROUTED says why)
-        page.close()
-        page = None
-    page = page or context.new_page()
+    if page is None or page in ROUTED:  # a routed page is closed, not unrouted (states.ROUTED)
+        if page is not None:
+            page.close()
+        page = context.new_page()
     context.set_offline(False)
     # the last state's page unloads (its sockets and timers end) for a page of the site
     # that runs nothing, where the site's storage can be cleared
