@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.i18n import catalog
-from tests.e2e.test_triangles_online import line_by, page_of, seated_match
+from tests.e2e.test_triangles_online import chip, line_by, page_of, seated_match
 
 
 def start(context: Any, path: str, stage: str) -> Any:
@@ -93,6 +93,9 @@ def test_online_triangles_says_offline_and_catches_up_on_the_missed_line(
         expect(body).to_have_attribute("data-connection", "online", timeout=15_000)
         expect(alice.locator("#connection-banner")).to_be_hidden()
         expect(alice.locator("#tri")).to_have_attribute("data-version", missed)
+        # and its live socket is back: it hears Bob again (presence is shown only then)
+        presence = catalog("en")["games.triangles.presence.online"]
+        expect(chip(alice, 1).locator("[data-sub]")).to_contain_text(presence)
         line_by(alice, True, [bob])  # and the match goes on
     finally:
         alice_ctx.close()

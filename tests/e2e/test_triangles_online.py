@@ -69,6 +69,8 @@ def line_by(page: Any, touch: bool, others: list[Any]) -> None:
     snap = fetch(page)
     a, b = legal_lines(snap["view"])[0]
     tap_star(page, snap["view"], a, touch)
+    # the first pick shows before the second tap: a lost tap fails here, named as such
+    expect(page.locator("#tri")).to_have_attribute("data-selected", str(a))
     tap_star(page, snap["view"], b, touch)
     for screen in (page, *others):
         expect(screen.locator("#tri")).to_have_attribute("data-version", str(snap["version"] + 1))

@@ -32,6 +32,7 @@ export function render() {
   root.dataset.mode = mode() || '';
   root.dataset.busy = String(Boolean(S.busy || S.animating));
   root.dataset.version = String(ctx.session.version);
+  root.dataset.selected = String(board.selected ?? ''); // the first star picked (tests wait on it)
   root.classList.toggle('is-spectator', isSpectator());
   root.classList.toggle('is-thinking', S.thinking);
   if (view) boardBox.style.setProperty('--board-aspect', String(view.width / view.height));
