@@ -3,10 +3,11 @@ starts it; README "Operating it").
 
 From its first moment ``/readyz`` answers 503, so load balancers stop sending new
 requests, and every open socket is closed with 1012 (service restart): browsers
-reconnect at once, to another process. A socket that opens meanwhile is closed the same
-way. A move in flight still ends as usual: it is acknowledged only once committed, and a
-client whose socket closed before its acknowledgement finds the move in the state it
-gets on reconnecting.
+reconnect at once, to another process. A socket that comes meanwhile is refused before
+its handshake, with 503 (``app/sockets.py``): a proxy that routes by game passes it on
+to the next process. A move in flight still ends as usual: it is acknowledged only once
+committed, and a client whose socket closed before its acknowledgement finds the move in
+the state it gets on reconnecting.
 """
 
 from __future__ import annotations

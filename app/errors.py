@@ -87,6 +87,7 @@ STATUS: dict[str, int] = {
     AppCode.TOO_MANY_REVIEWS: 429,  # reviews pending at once; details: limit
     AppCode.INTERNAL: 500,
     AppCode.DATABASE_UNAVAILABLE: 503,
+    AppCode.SERVER_RESTARTING: 503,  # a socket's handshake while the process drains
 }
 ANY_ROUTE = (AppCode.INTERNAL, AppCode.DATABASE_UNAVAILABLE)  # any route may answer these
 WRITE = (AppCode.BAD_ORIGIN,)  # any POST, PUT or DELETE may answer this

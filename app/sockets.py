@@ -1,8 +1,9 @@
 """What every live socket (a game's, ``app/ws.py``; an arena's, ``app/arena_socket.py``)
 shares: its admission on its player's and its address's socket slots, its refusal while
-the database is lost, and its run (parts together until one ends).
+the database is lost or the process drains, and its run (parts together until one ends).
 
-Closes: 1008 too many sockets, 1013 the database unavailable (come back shortly).
+Closes: 1008 too many sockets, 1012 server restarting, 1013 the database unavailable
+(come back shortly).
 """
 
 from __future__ import annotations
@@ -14,13 +15,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import anyio
 from anyio import ClosedResourceError
 from fastapi import WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 from uvicorn.protocols.utils import ClientDisconnected
 
+from app.drain import CLOSE_RESTART
+from app.errors import AppError
 from app.metrics import RATE_LIMITED
 from app.outage import is_outage
 from app.services import Services
+from engines.core.errors import AppCode
 
 log = logging.getLogger("app.ws")  # the sockets' log, the name it had in app/ws.py
 
@@ -29,6 +34,8 @@ CLOSE_TRY_AGAIN = 1013
 CLOSE_NOT_FOUND = 4404
 
 Part = Callable[[], Awaitable[None]]
+
+RESTARTING = AppError(AppCode.SERVER_RESTARTING, "the server is restarting; reconnect")
 
 
 @contextlib.asynccontextmanager
@@ -63,6 +70,23 @@ async def admitted(ws: WebSocket, svc: Services, holder: str) -> AsyncIterator[b
                     await svc.admission.close_socket(player_id, address, holder)
                 except (RedisError, OSError) as exc:
                     log.warning("socket slot release failed (its lease runs out): %s", exc)
+
+
+async def refuse_while_draining(ws: WebSocket) -> None:
+    """A socket that comes while this process drains is refused before its handshake: 503
+    with Retry-After, which a proxy takes as "try the next process" (deploy/nginx.conf
+    sends all of one game's sockets to one process, and on to the next one on a 503), and
+    a browser as a failed connection to retry. A server that cannot refuse a handshake
+    (no ASGI denial responses) has it accepted and closed 1012, as the drain closes the
+    sockets it had."""
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        await ws.send_denial_response(
+            JSONResponse(RESTARTING.body(), RESTARTING.status, headers={"Retry-After": "1"})
+        )
+        return
+    with contextlib.suppress(ClientDisconnected):
+        await ws.accept()
+        await ws.close(CLOSE_RESTART, "server restarting")
 
 
 async def refuse_in_outage(ws: WebSocket, error: SQLAlchemyError | OSError) -> None:

@@ -42,6 +42,7 @@ from app.sockets import (
     CLOSE_TRY_AGAIN,
     admitted,
     refuse_in_outage,
+    refuse_while_draining,
     until_one_ends,
 )
 from app.wire import (
@@ -301,6 +302,9 @@ class Connection:
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> None:
     svc: Services = ws.app.state.services
+    if ws.app.state.drain.started:  # about to stop: the socket goes to another process
+        await refuse_while_draining(ws)
+        return
     try:
         await svc.store.game(game_id)
     except AppError:
@@ -318,7 +322,7 @@ async def game_socket(ws: WebSocket, game_id: str, since: int | None = None) -> 
 async def serve(ws: WebSocket, svc: Services, game_id: str, since: int | None, holder: str) -> None:
     connection = Connection(ws, svc, game_id, holder)
     drain: Drain = ws.app.state.drain
-    if drain.started:  # this process is about to stop: the client goes to another
+    if drain.started:  # the drain began while it was admitted: closed as the others are
         await ws.close(CLOSE_RESTART, "server restarting")
         return
     drain.sockets.add(connection)

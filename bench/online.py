@@ -34,6 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -80,10 +81,13 @@ class Match:
         assert joined.status_code == 200, joined.text
         self.lines = planned_lines(body["params"], int(body["number"][:8]))
 
-    async def connect(self, ws_bases: list[str]) -> None:
-        """Each seat's socket; with several servers, the seats go to different ones."""
+    async def connect(self, ws_bases: list[str], route: str = "spread") -> None:
+        """Each seat's socket; with several servers, the seats go to different ones
+        (``route`` "spread", the worst case), or both to the game's own (``route`` "game",
+        as deploy/nginx.conf places them: by the game's path)."""
         for seat, cookie in enumerate(self.cookies):
-            ws_base = ws_bases[seat % len(ws_bases)]
+            place = seat if route == "spread" else zlib.crc32(self.id.encode())
+            ws_base = ws_bases[place % len(ws_bases)]
             socket = await websockets.connect(
                 f"{ws_base}/ws/games/{self.id}",
                 additional_headers={"cookie": cookie},
@@ -251,11 +255,13 @@ async def run(
     on_play: Callable[[bool], None] | None = None,
     others: list[tuple[str, int]] | None = None,
     hard_games: int = 0,
+    route: str = "spread",
 ) -> dict[str, Any]:
     """Create, connect and play ``matches`` matches; ``on_play(True)`` is called just
     before the first line and ``on_play(False)`` just after the last receipt (a
     profiler's start and stop). With ``others`` (more servers' URLs and pids), each
-    match's second player connects to another process than the first. With
+    match's second player connects to another process than the first (``route``
+    "spread"), or both to the game's process (``route`` "game", as nginx routes). With
     ``hard_games``, that many games against the hard computer keep it thinking meanwhile."""
     servers = [(base_url, server_pid), *(others or [])]
     # No keep-alive: a pooled connection may be closed by the server just as it is reused.
@@ -271,7 +277,7 @@ async def run(
     thinking = [asyncio.create_task(g.keep_thinking(hard_http, stop_thinking)) for g in hard]
     ws_bases = [url.replace("http://", "ws://") for url, _ in servers]
     for start in range(0, matches, 50):
-        await asyncio.gather(*(g.connect(ws_bases) for g in games[start : start + 50]))
+        await asyncio.gather(*(g.connect(ws_bases, route) for g in games[start : start + 50]))
     latencies: list[float] = []
     sends: list[float] = []
     rng = random.Random(matches)  # the bench's own pacing, not a game's chance
@@ -377,6 +383,7 @@ def bench_database(
     think: float,
     processes: int = 1,
     hard_games: int = 0,
+    route: str = "spread",
 ) -> None:
     migrate(env)
     log = server_log(label)
@@ -387,7 +394,15 @@ def bench_database(
     try:
         for count in counts:
             figures = asyncio.run(
-                run(base_url, process.pid, count, think, others=others, hard_games=hard_games)
+                run(
+                    base_url,
+                    process.pid,
+                    count,
+                    think,
+                    others=others,
+                    hard_games=hard_games,
+                    route=route,
+                )
             )
             print(
                 f"{label:<22} {count:>5} matches  {figures['moves']:>6} moves  "
@@ -474,7 +489,14 @@ def main() -> None:
         "--processes",
         type=int,
         default=1,
-        help="server processes on PostgreSQL + Redis; each match's players on different ones",
+        help="server processes on PostgreSQL + Redis",
+    )
+    parser.add_argument(
+        "--route",
+        choices=["spread", "game"],
+        default="spread",
+        help="with several processes: each match's players on different ones (spread, the "
+        "worst case), or both on the game's own (game, as deploy/nginx.conf routes sockets)",
     )
     parser.add_argument(
         "--hard-games",
@@ -488,6 +510,7 @@ def main() -> None:
         f"{args.processes} uvicorn process(es); {MOVES_PER_MATCH} lines per match at most; "
         "24 stars; "
         f"{args.think:g} s mean think time"
+        + (f"; sockets placed by {args.route}" if args.processes > 1 else "")
     )
     base_env = server_env()
     if not args.no_sqlite:
@@ -499,7 +522,10 @@ def main() -> None:
     if args.postgres:
         postgres = server_env(args.postgres, args.redis)
         label = "PostgreSQL + Redis" if args.redis else "PostgreSQL"
-        bench_database(label, postgres, args.matches, args.think, args.processes, args.hard_games)
+        bench_database(
+            label, postgres, args.matches, args.think, args.processes, args.hard_games,
+            args.route,
+        )  # fmt: skip
 
 
 if __name__ == "__main__":

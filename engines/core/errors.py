@@ -118,4 +118,5 @@ class AppCode(StrEnum):
     # --- 5xx -------------------------------------------------------------------------
     INTERNAL = "internal"  # a bug
     DATABASE_UNAVAILABLE = "database_unavailable"  # the store is down for a moment
+    SERVER_RESTARTING = "server_restarting"  # a draining process refuses a new socket
     HTTP_ERROR = "http_error"  # any other HTTP status the framework raises (its own status)

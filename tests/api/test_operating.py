@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from prometheus_client import REGISTRY
+from starlette.testclient import WebSocketDenialResponse
 
 from app.config import Settings
 from app.health import CACHE_S
@@ -58,9 +59,11 @@ def test_readyz_is_ready_until_a_drain_begins(client: Any) -> None:
     answer = client.get("/readyz")
     assert (answer.status_code, answer.json()) == (
         200,
-        {"status": "ready", "checks": {"database": "up"} | (
-            {"redis": "up"} if client.app.state.settings.redis_url else {}
-        )},
+        {
+            "status": "ready",
+            "checks": {"database": "up"}
+            | ({"redis": "up"} if client.app.state.settings.redis_url else {}),
+        },
     )
     assert "set-cookie" not in answer.headers
     client.app.state.drain.begin()
@@ -69,6 +72,22 @@ def test_readyz_is_ready_until_a_drain_begins(client: Any) -> None:
     assert answer.json()["status"] == "unready"
     assert answer.json()["checks"]["drain"] == "started"
     assert client.get("/healthz").status_code == 200  # alive all the same
+
+
+def test_a_draining_process_refuses_new_game_sockets_before_their_handshake(
+    client: Any,
+) -> None:
+    """503 with Retry-After, not a socket accepted and closed: a proxy that routes one
+    game's sockets to one process (deploy/nginx.conf) passes the socket on to the next."""
+    params = {"opponent": "online", "limit": 30}
+    created = client.post("/api/games", json={"game": "tally", "params": params})
+    assert created.status_code == 201, created.text
+    client.app.state.drain.begin()
+    with pytest.raises(WebSocketDenialResponse) as refused:
+        with client.websocket_connect(f"/ws/games/{created.json()['id']}"):
+            pass
+    assert (refused.value.status_code, refused.value.headers["retry-after"]) == (503, "1")
+    assert refused.value.json()["error"]["code"] == "server_restarting"
 
 
 def test_readyz_checks_the_database_once_a_second_however_many_ask(client: Any) -> None:

@@ -91,7 +91,7 @@ def test_compose_runs_postgres_redis_migration_two_apps_and_nginx() -> None:
         args[0] for where, name, args in files if name == "worker_rlimit_nofile"
     ]
     upstreams = re.findall(r"^\s*server (\S+:\d+)", (DEPLOY / "nginx.conf").read_text(), re.M)
-    assert upstreams == ["app1:8000", "app2:8000"]
+    assert upstreams == ["app1:8000", "app2:8000"] * 2  # every request; a game's sockets
 
 
 def test_nginx_conf_matches_the_app() -> None:

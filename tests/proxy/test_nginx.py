@@ -2,7 +2,7 @@
 
 The test renders the production configuration with its own ports and paths (nothing
 else changes), runs Debian's nginx as a child process, and checks: an online Triangles
-match whose two players' sockets land on different app processes, through the proxy;
+match through the proxy, each game's sockets on one app process and the games on both;
 the proxy's own duties (compression, static caching, body limits: 64 KiB, and a whole
 log of 700 KB to /api/verify, the scheme it reports, Origin and Host passed through);
 the workers' open-file limit; a slow-client probe: 200 connections that send half a
@@ -84,6 +84,8 @@ def render(conf: str, directory: Path, port: int, upstreams: list[str]) -> str:
     )
     conf = re.sub(r"^.*# test: upstream servers\n", "", conf, flags=re.M)
     conf = replace(r"^(\s*)least_conn;.*$", f"        least_conn;\n{servers}", conf)
+    by_game = f"        hash $uri consistent;\n{servers}"
+    conf = replace(r"^\s*hash \$uri consistent;$", by_game, conf)
     conf = replace(r"^\s*listen 80;.*$", f"        listen 127.0.0.1:{port};", conf)
     # This machine's hard limit may be below production's ask (a container's often is):
     # the workers are asked for what they can get, and the test checks they got it.
@@ -143,7 +145,7 @@ class Stack:
         body it refused is after its answer, once it has read the rest away."""
         deadline = time.monotonic() + 10
         while True:
-            entries = [e for e in self.access_log() if e[:2] == [method, path]][-len(statuses):]
+            entries = [e for e in self.access_log() if e[:2] == [method, path]][-len(statuses) :]
             if [e[2] for e in entries] == statuses or time.monotonic() > deadline:
                 return entries
             time.sleep(0.05)
@@ -216,7 +218,9 @@ class Player:
     async def connect(self, game_id: str) -> None:
         url = self.base_url.replace("http", "ws") + f"/ws/games/{game_id}"
         self.ws = await websockets.connect(
-            url, origin=self.origin, additional_headers={"cookie": self.cookie}  # type: ignore[arg-type]
+            url,
+            origin=self.origin,
+            additional_headers={"cookie": self.cookie},  # type: ignore[arg-type]
         )
         state = await self.receive("state")
         self.version, self.view = state["version"], state["view"]
@@ -270,12 +274,41 @@ async def play_match(stack: Stack) -> str:
     return game_id
 
 
-def test_online_match_across_both_processes_through_nginx(stack: Stack) -> None:
+async def seat_and_leave(stack: Stack) -> str:
+    """A new online game whose two players open their sockets, get the state and leave."""
+    alice, bob = Player(stack), Player(stack)
+    async with alice.http() as http:
+        params = {"opponent": "online", "stars": 24}
+        created = await http.post("/api/games", json={"game": "triangles", "params": params})
+        game_id: str = created.json()["id"]
+    async with bob.http() as http:
+        assert (await http.post(f"/api/games/{game_id}/join")).status_code == 200
+    for player in (alice, bob):
+        await player.connect(game_id)
+        await player.ws.close()
+    return game_id
+
+
+def test_online_match_through_nginx_with_each_games_sockets_on_one_process(
+    stack: Stack,
+) -> None:
+    """A whole match through the proxy; a game's two sockets reach the same process (the
+    proxy routes by game), and twenty games' sockets spread over both processes."""
     game_id = asyncio.run(play_match(stack))
     # nginx logs a socket when it closes
     sockets = stack.last_logged("GET", f"/ws/games/{game_id}", ["101", "101"])
     assert [entry[2] for entry in sockets] == ["101", "101"]
-    assert {entry[3] for entry in sockets} == set(stack.upstreams), sockets
+    assert len({entry[3] for entry in sockets}) == 1, sockets
+
+    async def twenty() -> list[str]:
+        return [await seat_and_leave(stack) for _ in range(20)]
+
+    places = [
+        {entry[3] for entry in stack.last_logged("GET", f"/ws/games/{game}", ["101", "101"])}
+        for game in asyncio.run(twenty())
+    ]
+    assert all(len(place) == 1 for place in places), places
+    assert set().union(*places) == set(stack.upstreams), places  # 2 ** -19 to fail by chance
 
 
 def test_cross_site_socket_is_refused_through_nginx(stack: Stack) -> None:
