@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from app.seeks import channel
+
 SECOND = 1000
 
 
@@ -187,6 +189,14 @@ def hub_up(client: Any) -> None:
     wait_until(lambda: client.app.state.services.hub.connected)
 
 
+def parked(client: Any, seek_id: str) -> bool:
+    """The seek's poll has written the seek's new expiry and watches its channel. Until
+    then its row may be locked by that write, and a pairing passes a locked seek over
+    (SKIP LOCKED): the other player's seek would wait, and the poll's first re-read would
+    pair them instead of the post."""
+    return channel(seek_id) in client.app.state.services.seeks.hub.subscribers.queues
+
+
 def test_the_long_poll_wakes_on_pairing(make_client: Any, settings: Any, players: Any) -> None:
     # The periodic re-read is pushed out of the way: only the hub can wake the poll.
     settings.seek_recheck_ms = 60_000
@@ -199,8 +209,7 @@ def test_the_long_poll_wakes_on_pairing(make_client: Any, settings: Any, players
         target=lambda: answers.append(poll(alice, waiting["seek_id"], wait=20))
     )
     thread.start()
-    seeks = client.app.state.services.seeks
-    wait_until(lambda: waiting["seek_id"] in seeks.polls)
+    wait_until(lambda: parked(client, waiting["seek_id"]))
     started = time.monotonic()
     game_id = seek(bob)["game_id"]
     thread.join(timeout=15)
@@ -254,7 +263,7 @@ def test_polls_per_player_are_capped(make_client: Any, settings: Any, players: A
     thread = threading.Thread(target=lambda: answers.append(poll(alice, first["seek_id"], 20)))
     thread.start()
     seeks = client.app.state.services.seeks
-    wait_until(lambda: first["seek_id"] in seeks.polls)
+    wait_until(lambda: parked(client, first["seek_id"]))
     # Another of alice's polls while the first one is held: refused at once.
     capped = poll(alice, first["seek_id"], 5)
     assert capped.status_code == 429 and error_code(capped) == "rate_limited"
@@ -267,12 +276,16 @@ def test_polls_per_player_are_capped(make_client: Any, settings: Any, players: A
 class NoHub:
     """A hub whose Redis is lost: nothing can be watched (publishing goes nowhere)."""
 
+    def __init__(self) -> None:
+        self.asked: list[str] = []  # the channels polls tried to watch
+
     async def publish(self, channel: str, message: Any) -> None:
         return None
 
     def watch(self, channel: str) -> Any:
         from app.hub import HubUnavailable
 
+        self.asked.append(channel)
         raise HubUnavailable("redis is unreachable")
 
 
@@ -288,7 +301,7 @@ def test_without_the_hub_the_poll_finds_the_pairing_by_re_reading(
     answers: list[Any] = []
     thread = threading.Thread(target=lambda: answers.append(poll(alice, waiting["seek_id"], 20)))
     thread.start()
-    wait_until(lambda: waiting["seek_id"] in seeks.polls)
+    wait_until(lambda: channel(waiting["seek_id"]) in seeks.hub.asked)  # past its expiry write
     started = time.monotonic()
     game_id = seek(bob)["game_id"]
     thread.join(timeout=15)
