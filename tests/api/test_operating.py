@@ -59,11 +59,9 @@ def test_readyz_is_ready_until_a_drain_begins(client: Any) -> None:
     answer = client.get("/readyz")
     assert (answer.status_code, answer.json()) == (
         200,
-        {
-            "status": "ready",
-            "checks": {"database": "up"}
-            | ({"redis": "up"} if client.app.state.settings.redis_url else {}),
-        },
+        {"status": "ready", "checks": {"database": "up"} | (
+            {"redis": "up"} if client.app.state.settings.redis_url else {}
+        )},
     )
     assert "set-cookie" not in answer.headers
     client.app.state.drain.begin()

@@ -145,7 +145,7 @@ class Stack:
         body it refused is after its answer, once it has read the rest away."""
         deadline = time.monotonic() + 10
         while True:
-            entries = [e for e in self.access_log() if e[:2] == [method, path]][-len(statuses) :]
+            entries = [e for e in self.access_log() if e[:2] == [method, path]][-len(statuses):]
             if [e[2] for e in entries] == statuses or time.monotonic() > deadline:
                 return entries
             time.sleep(0.05)
@@ -218,9 +218,7 @@ class Player:
     async def connect(self, game_id: str) -> None:
         url = self.base_url.replace("http", "ws") + f"/ws/games/{game_id}"
         self.ws = await websockets.connect(
-            url,
-            origin=self.origin,
-            additional_headers={"cookie": self.cookie},  # type: ignore[arg-type]
+            url, origin=self.origin, additional_headers={"cookie": self.cookie}  # type: ignore[arg-type]
         )
         state = await self.receive("state")
         self.version, self.view = state["version"], state["view"]
