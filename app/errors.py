@@ -15,6 +15,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
+from fastapi.responses import JSONResponse
+
 from app.wire import ErrorResponse
 from engines.core.errors import AppCode, ErrorCode
 from engines.core.protocol import BadParams, EngineError
@@ -140,6 +142,11 @@ class AppError(Exception):
         if self.details:
             error["details"] = self.details
         return {"error": error, **self.extra}
+
+
+def error_response(error: AppError) -> JSONResponse:
+    """The HTTP answer to ``error``: its body, its code's status and its headers."""
+    return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
 
 
 class EngineRefusal(AppError):

@@ -34,7 +34,7 @@ from app.collector import collect_young_forever, time_pauses
 from app.config import MissingSecret, Settings, get_settings
 from app.db import make_engine
 from app.drain import Drain
-from app.errors import AppError
+from app.errors import AppError, error_response
 from app.health import PROBE_PATHS, Readiness
 from app.hub import make_hub, redis_client
 from app.i18n import check_catalogs
@@ -203,7 +203,7 @@ def create_app(
 
     @app.exception_handler(AppError)
     async def app_error(_: Request, error: AppError) -> JSONResponse:
-        return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
+        return error_response(error)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:

@@ -2,8 +2,8 @@
 shares: its admission on its player's and its address's socket slots, its refusal while
 the database is lost or the process drains, and its run (parts together until one ends).
 
-Closes: 1008 too many sockets, 1012 server restarting, 1013 the database unavailable
-(come back shortly).
+Closes: 1008 too many sockets, 1013 the database unavailable (come back shortly); while
+the process drains, a game's socket is refused with 503 before its handshake.
 """
 
 from __future__ import annotations
@@ -15,13 +15,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import anyio
 from anyio import ClosedResourceError
 from fastapi import WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 from uvicorn.protocols.utils import ClientDisconnected
 
-from app.drain import CLOSE_RESTART
-from app.errors import AppError
+from app.errors import AppError, error_response
 from app.metrics import RATE_LIMITED
 from app.outage import is_outage
 from app.services import Services
@@ -35,7 +33,9 @@ CLOSE_NOT_FOUND = 4404
 
 Part = Callable[[], Awaitable[None]]
 
-RESTARTING = AppError(AppCode.SERVER_RESTARTING, "the server is restarting; reconnect")
+RESTARTING = AppError(
+    AppCode.SERVER_RESTARTING, "the server is restarting; reconnect", headers={"Retry-After": "1"}
+)
 
 
 @contextlib.asynccontextmanager
@@ -76,17 +76,9 @@ async def refuse_while_draining(ws: WebSocket) -> None:
     """A socket that comes while this process drains is refused before its handshake: 503
     with Retry-After, which a proxy takes as "try the next process" (deploy/nginx.conf
     sends all of one game's sockets to one process, and on to the next one on a 503), and
-    a browser as a failed connection to retry. A server that cannot refuse a handshake
-    (no ASGI denial responses) has it accepted and closed 1012, as the drain closes the
-    sockets it had."""
-    if "websocket.http.response" in ws.scope.get("extensions", {}):
-        await ws.send_denial_response(
-            JSONResponse(RESTARTING.body(), RESTARTING.status, headers={"Retry-After": "1"})
-        )
-        return
-    with contextlib.suppress(ClientDisconnected):
-        await ws.accept()
-        await ws.close(CLOSE_RESTART, "server restarting")
+    a browser as a failed connection to retry (uvicorn's WebSocket protocols all take
+    ASGI's denial responses)."""
+    await ws.send_denial_response(error_response(RESTARTING))
 
 
 async def refuse_in_outage(ws: WebSocket, error: SQLAlchemyError | OSError) -> None:

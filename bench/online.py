@@ -523,9 +523,8 @@ def main() -> None:
         postgres = server_env(args.postgres, args.redis)
         label = "PostgreSQL + Redis" if args.redis else "PostgreSQL"
         bench_database(
-            label, postgres, args.matches, args.think, args.processes, args.hard_games,
-            args.route,
-        )  # fmt: skip
+            label, postgres, args.matches, args.think, args.processes, args.hard_games, args.route
+        )
 
 
 if __name__ == "__main__":

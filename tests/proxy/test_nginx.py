@@ -235,7 +235,8 @@ class Player:
         self.version, self.view = message["version"], message["view"]
 
 
-async def play_match(stack: Stack) -> str:
+async def seated(stack: Stack) -> tuple[Player, Player, str]:
+    """A new online game, made by alice and joined by bob, both connected to it."""
     alice, bob = Player(stack), Player(stack)
     async with alice.http() as http:
         params = {"opponent": "online", "stars": 24}
@@ -247,6 +248,11 @@ async def play_match(stack: Stack) -> str:
         assert joined.status_code == 200 and joined.json()["seats"] == [1], joined.text
     await alice.connect(game_id)
     await bob.connect(game_id)
+    return alice, bob, game_id
+
+
+async def play_match(stack: Stack) -> str:
+    alice, bob, game_id = await seated(stack)
     players = {0: alice, 1: bob}
     for _ in range(200):  # a 24-star board has far fewer lines
         if alice.view["over"]:
@@ -273,16 +279,9 @@ async def play_match(stack: Stack) -> str:
 
 
 async def seat_and_leave(stack: Stack) -> str:
-    """A new online game whose two players open their sockets, get the state and leave."""
-    alice, bob = Player(stack), Player(stack)
-    async with alice.http() as http:
-        params = {"opponent": "online", "stars": 24}
-        created = await http.post("/api/games", json={"game": "triangles", "params": params})
-        game_id: str = created.json()["id"]
-    async with bob.http() as http:
-        assert (await http.post(f"/api/games/{game_id}/join")).status_code == 200
+    """A new online game whose two players connect, get the state and leave."""
+    alice, bob, game_id = await seated(stack)
     for player in (alice, bob):
-        await player.connect(game_id)
         await player.ws.close()
     return game_id
 
