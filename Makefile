@@ -78,13 +78,15 @@ run: $(VENV)/.installed $(ASSETS)
 	$(BIN)/alembic upgrade head
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m app
 
+# Debian's chromium (the player's browser: the tests of installing and of a permission's
+# prompt) and chromium-headless-shell (the same Blink, lighter: every other browser test)
 chromium:
-	@if [ -x /usr/bin/chromium ]; then :; \
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromium-headless-shell ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "Installing Debian's chromium for the browser tests..."; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		echo "Installing Debian's chromium and chromium-headless-shell for the browser tests..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell >/dev/null; \
 	else \
-		echo "Browser tests need /usr/bin/chromium: run 'sudo apt-get install chromium' (they are skipped without it)."; \
+		echo "Browser tests need /usr/bin/chromium and /usr/bin/chromium-headless-shell: run 'sudo apt-get install chromium chromium-headless-shell' (they are skipped without them)."; \
 	fi
 
 nginx:

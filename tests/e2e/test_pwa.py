@@ -32,6 +32,7 @@ from tests.servers import free_port, migrate, start_app, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path("/tmp/pwa-shots")
+WHOLE_BROWSER = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"needs {CHROMIUM}")
 DEPLOY_PROBE = ROOT / "static" / "css" / "site" / "99-deploy-probe.css"
 VERSION_OF_PAGE = "() => document.documentElement.dataset.assets"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
@@ -118,11 +119,12 @@ def controlled_page(context: Any, path: str) -> Any:
     return page
 
 
+@WHOLE_BROWSER
 def test_the_lobby_links_the_manifest_and_is_installable(browser: Any, server: Server) -> None:
     with tempfile.TemporaryDirectory() as profile:
-        # A Chromium with a profile of its own, started by the worker's Playwright (a second
-        # Playwright in this thread is refused): Chromium does not install from an
-        # incognito window.
+        # The whole Chromium, as a player installs from, with a profile of its own, started
+        # by the worker's Playwright (a second Playwright in this thread is refused):
+        # Chromium does not install from an incognito window.
         context = browser.browser_type.launch_persistent_context(
             profile, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
         )
@@ -251,10 +253,16 @@ def test_a_transfer_links_page_is_never_kept_nor_served_from_the_cache(
     context.close()
 
 
+@WHOLE_BROWSER
 def test_notifications_ask_only_when_turned_on_and_say_when_refused(
     browser: Any, server: Server
 ) -> None:
-    context = context_for(browser, server, phone=False)
+    # The whole browser: the headless shell refuses every permission before asking, so
+    # there a page never sees the "ask" a player's browser starts with.
+    chromium = browser.browser_type.launch(
+        executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+    )
+    context = context_for(chromium, server, phone=False)
     asked: list[str] = []
     context.expose_function("noteAsked", lambda: asked.append("asked"))
     context.add_init_script(
@@ -272,7 +280,7 @@ def test_notifications_ask_only_when_turned_on_and_say_when_refused(
     assert asked == ["asked"]
     expect(switch).not_to_be_checked()
     expect(page.locator("#notify-status")).to_contain_text("blocks notifications")
-    context.close()
+    chromium.close()
 
 
 def test_a_deploy_replaces_the_old_version_and_deletes_its_cache(
