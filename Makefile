@@ -20,6 +20,11 @@ ASSETS := static/dist/manifest.json
 TYPES := static/js/types/api.d.ts
 OPENAPI := var/openapi.json
 
+# Python keeps what it compiles (__pycache__, git-ignored), pytest its rewritten tests:
+# where the environment says not to (PYTHONDONTWRITEBYTECODE), every pytest process (each
+# xdist worker) rewrote all 378 test modules again, 9 s of make check's collection.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run test check test-services lint types build chromium nginx bench bench-peer bench-hardening clean
 
 # Tests run on the machine's cores (pytest-xdist) where they can share it; the tests that

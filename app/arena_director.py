@@ -36,6 +36,10 @@ class ArenaDirector:
         every_s = self.arenas.settings.arena_pair_every_ms / 1000
         scheduled_at = 0.0
         while not self._stopping:
+            # Cleared before the turn, not after: a game's end or stop() while the turn
+            # runs wakes the next wait at once (cleared after, it waited a whole interval:
+            # a shutdown 1 s, a freed player a pairing).
+            self.arenas.wake.clear()
             try:
                 if time.monotonic() - scheduled_at >= SCHEDULE_EVERY_S:
                     await self.schedule()
@@ -50,7 +54,6 @@ class ArenaDirector:
                     log.warning("arena turn skipped: %s", error)
             except Exception:
                 log.exception("arena turn failed")
-            self.arenas.wake.clear()
             try:
                 await asyncio.wait_for(self.arenas.wake.wait(), timeout=every_s)
             except TimeoutError:

@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from app.arena_director import ArenaDirector
 from app.fair_play import PLACEMENT_GAMES
 from engines.core.arena import ArenaGame, ArenaResult, result_of, score_sheet
 from tests.qualify import next_line
@@ -469,3 +471,39 @@ def test_an_absent_player_is_paused_before_the_arena_pairs_again(
     assert arena_of(other, arena_id)["me"] == {"joined": True, "paused": False, "game_id": None}
     games = client.portal.call(client.app.state.services.store.arena_games, arena_id)
     assert [row.id for row in games] == [game_id]  # the aborted game alone: no other made
+
+
+class HeldTurns(ArenaDirector):
+    """A director whose turns each wait for the test to let them end."""
+
+    def __init__(self, arenas: Any) -> None:
+        super().__init__(arenas)
+        self.entered: asyncio.Queue[int] = asyncio.Queue()
+        self.let_end: asyncio.Queue[None] = asyncio.Queue()
+        self.turns = 0
+
+    async def schedule(self) -> None:
+        pass
+
+    async def turn(self) -> None:
+        self.turns += 1
+        self.entered.put_nowait(self.turns)
+        await self.let_end.get()
+
+
+async def test_a_wake_or_a_stop_during_a_turn_is_not_lost() -> None:
+    """A game's end while the director pairs makes it pair again at once, and a shutdown
+    while it pairs ends it at once: neither waits out the pairing interval (a minute here;
+    the wake was cleared after each turn, and a shutdown waited a whole interval)."""
+    arenas = SimpleNamespace(settings=SimpleNamespace(arena_pair_every_ms=60_000),
+                             wake=asyncio.Event())
+    director = HeldTurns(arenas)
+    running = asyncio.create_task(director.run_forever())
+    assert await asyncio.wait_for(director.entered.get(), 5) == 1
+    arenas.wake.set()  # a game of an arena ended here
+    director.let_end.put_nowait(None)
+    assert await asyncio.wait_for(director.entered.get(), 5) == 2
+    director.stop()
+    director.let_end.put_nowait(None)
+    await asyncio.wait_for(running, 5)
+    assert director.turns == 2
