@@ -22,7 +22,7 @@ OPENAPI := var/openapi.json
 
 # Python keeps what it compiles (__pycache__, git-ignored), pytest its rewritten tests:
 # where the environment says not to (PYTHONDONTWRITEBYTECODE), every pytest process (each
-# xdist worker) rewrote all 378 test modules again, 9 s of make check's collection.
+# xdist worker) rewrote every test module again: 9 s of make check's collection.
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test check test-services lint types build chromium nginx bench bench-peer bench-hardening clean
