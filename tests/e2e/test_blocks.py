@@ -10,6 +10,7 @@ with page.mouse (down, a path of moves, up), exactly as a player would.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 from typing import Any
@@ -425,7 +426,9 @@ def test_daily_once_with_board_of_honour(
     assert page.url.endswith("/daily/blocks")
     date = page.evaluate("import('/static/js/core/daily.js').then((m) => m.localDate())")
     daily = page.request.get(f"/api/daily/blocks?date={date}").json()
-    expect(page.locator("#blocks-sub")).to_contain_text(daily["number"])
+    day = dt.date.fromisoformat(date)
+    expect(page.locator("#blocks-sub")).to_have_text(
+        f"{day:%B} {day.day} · #{daily['number']}")  # the date once Intl's data is loaded
     expect(page.locator("#blocks-title")).to_have_text(words()["games.blocks.daily.title"])
     mine = page.request.post("/api/games", data={"game": "blocks", "daily": date})
     assert mine.status == 409 and mine.json()["error"]["code"] == "daily_played"
