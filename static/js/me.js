@@ -11,7 +11,7 @@ import { api } from './core/api.js';
 import { watchConnection } from './core/connection.js';
 import { initNameForm } from './core/name-form.js';
 import { formatNumber, has, lang, plural, t } from './core/i18n.js';
-import { intlReady } from './core/intl.js';
+import { dayText, intlReady } from './core/intl.js';
 import { levelWords, variantWords } from './core/variant.js';
 import { el } from './core/ui.js';
 import { initNotify } from './me/notify.js';
@@ -39,11 +39,6 @@ async function loadCatalog() {
 }
 
 /* ---------------------------------------------------------------- statistics ----- */
-
-function dayText(iso) {
-  const [y, m, d] = iso.split('-').map(Number);
-  return new Intl.DateTimeFormat(lang(), { day: 'numeric', month: 'long' }).format(new Date(y, m - 1, d));
-}
 
 // A game played against someone (its stats have levels): wins, losses, draws and the
 // rating, not points, which are no record there.

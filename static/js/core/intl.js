@@ -7,6 +7,7 @@
  *
  *   intlReady() → Promise resolved once the worker has loaded the data, or it failed or
  *                 took over TIMEOUT_MS (then the page's first formatter pays, as before)
+ *   dayText(iso)  → "YYYY-MM-DD" as the page's language writes a day of the year ("7 December")
  */
 
 import { lang } from './i18n.js';
@@ -33,4 +34,9 @@ export function intlReady() {
     }
   });
   return ready;
+}
+
+export function dayText(iso) {
+  const [y, m, d] = iso.split('-').map(Number);
+  return new Intl.DateTimeFormat(lang(), { day: 'numeric', month: 'long' }).format(new Date(y, m - 1, d));
 }

@@ -14,8 +14,8 @@
  */
 
 import { syncServerActions } from '../../core/connection.js';
-import { formatNumber, lang, plural, t } from '../../core/i18n.js';
-import { intlReady } from '../../core/intl.js';
+import { formatNumber, plural, t } from '../../core/i18n.js';
+import { dayText, intlReady } from '../../core/intl.js';
 import { animate, announce, easeOut, el, formatTime, reducedMotion } from '../../core/ui.js';
 import { modesOf } from './menu.js';
 
@@ -51,9 +51,7 @@ export class Hud {
     // page's first date formatter loads it in one long task (195 ms on a phone 4× slower).
     intlReady().then(() => {
       if (sub.textContent !== shown) return; // since replaced (an error, another game)
-      const [y, m, d] = daily.split('-').map(Number);
-      const day = new Intl.DateTimeFormat(lang(), { day: 'numeric', month: 'long' }).format(new Date(y, m - 1, d));
-      sub.textContent = `${day} · ${shown}`;
+      sub.textContent = `${dayText(daily)} · ${shown}`;
     });
   }
 
