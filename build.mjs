@@ -31,6 +31,9 @@ import * as esbuild from 'esbuild';
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const STATIC = path.join(ROOT, 'static');
 const OUT = path.resolve(ROOT, process.env.NOOK_ASSETS || path.join('static', 'dist'));
+// NOOK_MINIFY=0 keeps the scripts' names and lines (a profile's functions read as written:
+// bench/long_tasks.py --profile builds such a copy in a folder of its own).
+const MINIFY = process.env.NOOK_MINIFY !== '0';
 const SITE_CSS = path.join(STATIC, 'css', 'site');
 const GAMES = readdirSync(path.join(STATIC, 'js', 'games')).sort();
 // Games packaged outside this repository whose play pages this build carries too (a
@@ -134,7 +137,7 @@ for (const [name, page] of Object.entries(PAGES)) {
 rmSync(OUT, { recursive: true, force: true });
 const common = {
   bundle: true,
-  minify: true,
+  minify: MINIFY,
   sourcemap: 'linked',
   metafile: true,
   outdir: OUT,
@@ -236,7 +239,7 @@ function emit(source, bytes) {
 // into a chunk of its own, a request more on every replay page.
 // The worker is a classic script (its top-level names are globals), the sounds a module.
 for (const [file, format] of [['js/core/intl-worker.js', undefined], ['js/core/sound-notes.js', 'esm']]) {
-  const { code } = await esbuild.transform(readFileSync(path.join(STATIC, file), 'utf8'), { minify: true, loader: 'js', format });
+  const { code } = await esbuild.transform(readFileSync(path.join(STATIC, file), 'utf8'), { minify: MINIFY, loader: 'js', format });
   emit(file, code);
 }
 

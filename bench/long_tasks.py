@@ -19,10 +19,12 @@ figures vary: compare before and after in the same conditions, and read the medi
 Options:
   --runs N          loads per page (default 3)
   --only PATH ...   only these pages
-  --profile PATH    one more load of PATH under the CDP sampling profiler; prints the
+  --profile PATH    one more load of PATH under the CDP sampling profiler, its scripts built
+                    unminified (NOOK_MINIFY=0) into a folder of their own; prints the
                     functions with the most self time (where a long task's time goes)
-  --compare REV     each page with the scripts of git revision REV and as they are now, in
-                    turns (both served minified through the browser's request routing)
+  --compare REV     each page with the front end (scripts, stylesheets) of git revision REV
+                    and as it is now, in turns: REV is built (build.mjs) in a worktree beside
+                    and served through the browser's request routing
   --trace PATH      one more load of PATH under Chromium's tracing; prints each long task
                     of the main thread with what its time went to (trace events' self time:
                     scripts by function, style, layout, paint, parsing...)
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import re
 import statistics
 import sys
@@ -94,15 +97,12 @@ def phone(browser: Any) -> tuple[Any, Any, Any]:
     return context, page, cdp
 
 
-def load(browser: Any, base_url: str, path: str, scripts: str | None = None) -> list[float]:
-    """The long tasks (ms) of one load of `path` on a throttled phone; with `scripts` (a git
-    revision, or "" for the files as they are now) the page's scripts are served from it."""
+def load(browser: Any, base_url: str, path: str, front: Path | None = None) -> list[float]:
+    """The long tasks (ms) of one load of `path` on a throttled phone; with `front` (a
+    build's folder, see `build`) the page's scripts and stylesheets are served from it."""
     context, page, _ = phone(browser)
-    if scripts is not None:
-        page.route("**/static/v/*/js/**", lambda route: route.fulfill(
-            body=script(scripts, route.request.url.split("/static/v/", 1)[1].split("/", 1)[1]),
-            content_type="text/javascript",
-        ))  # fmt: skip
+    if front is not None:
+        serve_from(page, front)
     page.goto(f"{base_url}{path}", wait_until="load")
     page.evaluate(SETTLED, QUIET_MS)
     tasks = page.evaluate("window.__tasks")
@@ -111,33 +111,58 @@ def load(browser: Any, base_url: str, path: str, scripts: str | None = None) -> 
 
 
 @functools.cache
-def script(revision: str, path: str) -> str:
-    """static/<path> at a git revision ("": as it is now), minified as the server does."""
+def build(revision: str = "", minify: bool = True) -> Path:
+    """The front end built (build.mjs) into a folder of its own: of the working tree, or of
+    a git revision (checked out beside, with this tree's node_modules)."""
     import subprocess
+    import tempfile
 
-    import rjsmin
-
-    path = path.split("?", 1)[0]
+    folder = Path(tempfile.mkdtemp(prefix="longtasks-"))
+    source = ROOT
     if revision:
-        text = subprocess.run(
-            ["git", "show", f"{revision}:static/{path}"], cwd=ROOT, capture_output=True,
-            text=True, check=True,
-        ).stdout  # fmt: skip
-    else:
-        text = (ROOT / "static" / path).read_text()
-    return rjsmin.jsmin(text)
+        source = folder / "src"
+        git = ["git", "-C", str(ROOT)]
+        subprocess.run([*git, "worktree", "add", "--detach", str(source), revision], check=True,
+                       capture_output=True)  # fmt: skip
+        (source / "node_modules").symlink_to(ROOT / "node_modules")
+    env = {**os.environ, "NOOK_ASSETS": str(folder / "dist"), "NOOK_MINIFY": "1" if minify else "0"}
+    subprocess.run(["node", "build.mjs"], cwd=source, env=env, check=True)
+    if revision:
+        subprocess.run([*git, "worktree", "remove", "--force", str(source)], check=True)
+    return folder / "dist"
+
+
+HASHED = re.compile(r"^(?P<stem>.+)-[A-Z0-9]{8}(?P<ext>\.(?:js|css)(?:\.map)?)$")
+
+
+def serve_from(page: Any, front: Path) -> None:
+    """The page's scripts and stylesheets (and their chunks) from another build of the
+    front end: a file of the page's build by the name of the same entry in `front`."""
+    stems = {}
+    for file in front.rglob("*"):
+        if match := HASHED.match(file.relative_to(front).as_posix()):
+            stems[match["stem"] + match["ext"]] = file
+
+    def fulfil(route: Any) -> None:
+        name = route.request.url.split("/static/dist/", 1)[1].split("?", 1)[0]
+        match = HASHED.match(name)
+        file = front / name if (front / name).exists() else None
+        if file is None and match:
+            file = stems.get(match["stem"] + match["ext"])
+        if file is None:
+            route.continue_()
+            return
+        kind = "text/css" if name.endswith(".css") else "text/javascript"
+        route.fulfill(body=file.read_bytes(), content_type=kind)
+
+    page.route(re.compile(r"/static/dist/(js|css)/"), fulfil)
 
 
 def profile(browser: Any, base_url: str, path: str, top: int = 8) -> None:
     """One load under the sampling profiler: the functions with the most self time."""
     context, page, cdp = phone(browser)
-    # Scripts as written rather than minified, so that lines and names point at the source.
-    page.route(
-        "**/static/v/*/js/**",
-        lambda route: route.fulfill(
-            response=page.request.fetch(re.sub(r"/static/v/[^/]+/", "/static/", route.request.url))
-        ),
-    )
+    # Scripts built unminified, so that names and lines read as written.
+    serve_from(page, build(minify=False))
     cdp.send("Profiler.enable")
     cdp.send("Profiler.setSamplingInterval", {"interval": 200})
     cdp.send("Profiler.start")
@@ -249,16 +274,16 @@ def trace(browser: Any, base_url: str, path: str, top: int = 10) -> None:
 
 
 def compare(browser: Any, base_url: str, revision: str, paths: Any, runs: int) -> None:
-    """Each page loaded `runs` times with the scripts of `revision` and as they are now, in
+    """Each page loaded `runs` times with the front end of `revision` and as it is now, in
     turns (a busy machine slows both alike); medians of the longest task and the tbt."""
-    print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, scripts of {revision} | now, "
+    print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, front end of {revision} | now, "
           f"median of {runs} loads each, in turns")  # fmt: skip
     print(f"{'page':<24} {'longest ms':>16} {'tbt ms':>14}")
     for path in paths:
         figures: dict[str, list[tuple[float, float]]] = {revision: [], "": []}
         for _ in range(runs):
             for scripts in (revision, ""):
-                tasks = load(browser, base_url, path, scripts)
+                tasks = load(browser, base_url, path, build(scripts) if scripts else None)
                 longest = max(tasks, default=0.0)
                 figures[scripts].append((longest, sum(max(0.0, t - 50) for t in tasks)))
         cells = [
