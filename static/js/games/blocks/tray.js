@@ -53,6 +53,7 @@ export class Tray {
     this.anim = new Map(); // slot → {type: "deal" | "turn", start, duration}
     this.frame = 0;
     this.canvas = createBoardCanvas(box, (ctx, w, h) => this.draw(ctx, w, h));
+    board.onCell = () => this.canvas.drawNow();
     this.keys = new TrayKeys(this.hand, board, box, handlers, {
       redraw: () => this.canvas.requestDraw(),
       dragging: () => Boolean(this.drag),
@@ -144,7 +145,9 @@ export class Tray {
   unit(w, h) {
     const slotW = w / 3;
     const fit = Math.min((slotW - 14) / this.maxExtent, (h - 14) / this.maxExtent);
-    const boardCell = this.board.cellSize || fit;
+    // The board's cells as it last drew them (it draws first and calls onCell when they
+    // change): measuring the box here forced a layout in the middle of the frame.
+    const boardCell = this.board.geo.cell || fit;
     return Math.max(6, Math.min(fit, boardCell * 0.62));
   }
 
