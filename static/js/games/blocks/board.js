@@ -10,8 +10,7 @@
  *   board.setPending({cells, kind, row, col} | null)  a placement waiting for the server
  *   board.toGrid(clientX, clientY)      → {r, c} fractional grid coordinates
  *   board.cellSize                       CSS px of one cell; board.clientRect(r, c) → {x, y, size}
- *   board.geo.cell                       the same as last drawn (drawing reads it: no layout forced)
- *   board.onCell = () => …               called when a draw finds the cells' size changed
+ *   board.geo.cell, board.onCell = () => …  the cell size as last drawn (no layout forced), its change
  *   await board.animate(events, finalGrid)   plays a move's events, ends on finalGrid
  *   board.skip()                         jumps to the end of the running animation
  *
@@ -46,9 +45,7 @@ export class Board {
     this.frame = 0;
     this.geo = { pad: 0, cell: 0, x0: 0, y0: 0 };
     this.measured = null; // geometryNow's, for the task that asked
-    this.dataKey = ''; // the data attributes last written
-    /** @type {(() => void) | null} */
-    this.onCell = null;
+    this.onCell = /** @type {(() => void) | null} */ (null);
     this.canvas = createBoardCanvas(box, (ctx, w, h) => this.draw(ctx, w, h));
   }
 
@@ -108,17 +105,11 @@ export class Board {
     return { pad, cell, x0: (w - cell * this.cols) / 2, y0: (h - cell * this.rows) / 2 };
   }
 
-  /** The grid for the size drawn at; the box's data attributes and `onCell` (the tray, whose
-   *  pieces follow the board's cells) hear of a change only. */
   layout(w, h) {
     const before = this.geo.cell;
     const { cell, x0, y0 } = (this.geo = this.geometry(w, h));
-    const data = { gridLeft: x0.toFixed(2), gridTop: y0.toFixed(2), cell: cell.toFixed(3), rows: String(this.rows), cols: String(this.cols) };
-    const key = Object.values(data).join();
-    if (key !== this.dataKey) {
-      this.dataKey = key;
-      Object.assign(this.box.dataset, data);
-    }
+    const grid = { gridLeft: x0.toFixed(2), gridTop: y0.toFixed(2), cell: cell.toFixed(3) };
+    Object.assign(this.box.dataset, grid, { rows: String(this.rows), cols: String(this.cols) });
     if (cell !== before) this.onCell?.();
   }
 
