@@ -23,8 +23,9 @@ Options:
                     unminified (NOOK_MINIFY=0) into a folder of their own; prints the
                     functions with the most self time (where a long task's time goes)
   --compare REV     each page with the front end (scripts, stylesheets) of git revision REV
-                    and as it is now, in turns: REV is built (build.mjs) in a worktree beside
-                    and served through the browser's request routing
+                    and of the working tree, in turns: each built (build.mjs) into a folder
+                    of its own (REV in a worktree beside) and served through the browser's
+                    request routing
   --trace PATH      one more load of PATH under Chromium's tracing; prints each long task
                     of the main thread with what its time went to (trace events' self time:
                     scripts by function, style, layout, paint, parsing...)
@@ -112,12 +113,15 @@ def load(browser: Any, base_url: str, path: str, front: Path | None = None) -> l
 
 @functools.cache
 def build(revision: str = "", minify: bool = True) -> Path:
-    """The front end built (build.mjs) into a folder of its own: of the working tree, or of
-    a git revision (checked out beside, with this tree's node_modules)."""
+    """The front end built (build.mjs) into a folder of its own, removed at exit: of the
+    working tree, or of a git revision (checked out beside, with this tree's node_modules)."""
+    import atexit
+    import shutil
     import subprocess
     import tempfile
 
     folder = Path(tempfile.mkdtemp(prefix="longtasks-"))
+    atexit.register(shutil.rmtree, folder, True)
     source = ROOT
     if revision:
         source = folder / "src"
@@ -283,7 +287,7 @@ def compare(browser: Any, base_url: str, revision: str, paths: Any, runs: int) -
         figures: dict[str, list[tuple[float, float]]] = {revision: [], "": []}
         for _ in range(runs):
             for scripts in (revision, ""):
-                tasks = load(browser, base_url, path, build(scripts) if scripts else None)
+                tasks = load(browser, base_url, path, build(scripts))
                 longest = max(tasks, default=0.0)
                 figures[scripts].append((longest, sum(max(0.0, t - 50) for t in tasks)))
         cells = [
