@@ -2,9 +2,9 @@
 Chromium finds nothing missing to install the lobby; the service worker takes control
 and precaches the shell; a page visited before reloads without a network and shows the
 offline state, then resumes; a page never visited shows the offline page in the player's
-language; a transfer link's page is never kept; a deploy's new version replaces the old
-and deletes its cache; /me asks for notifications only when a switch is turned on and
-says so when the browser refuses.
+language; a transfer link's page is never kept; a replay's steps (#ply=N) are not fetched
+again; a deploy's new version replaces the old and deletes its cache; /me asks for
+notifications only when a switch is turned on and says so when the browser refuses.
 
 The module runs its own server (``python -m app`` on a fixed port: a service worker
 belongs to one origin, and the deploy test restarts the server on the same one)."""
@@ -27,6 +27,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, settle
+from tests.e2e.test_replay import at, played
 from tests.e2e.test_triangles import draw, fetch, legal_lines, start_game, tap_star
 from tests.servers import free_port, migrate, start_app, stop
 
@@ -348,4 +349,35 @@ def test_a_game_open_across_a_deploy_reloads_itself_and_plays_on(
     draw(page, *legal_lines(after["view"])[0])  # plays on, with the new build's code
     assert fetch(page)["version"] == after["version"] + 2
     assert page.evaluate(VERSION_OF_PAGE) == new  # reloaded once, not again
+    context.close()
+
+
+def test_a_replays_steps_are_the_same_page_for_the_worker(browser: Any, server: Server) -> None:
+    """A replay's steps change only its address's fragment (#ply=N): the same page, which the
+    worker keeps once, not once more at every step; a new address (?review=1) is kept."""
+    context = context_for(browser, server, phone=False)
+    page = controlled_page(context, "/")
+    game = played(page, "blocks", most=3)["id"]
+    page.goto(f"/replay/{game}")
+    page.keyboard.press("Home")
+    at(page, 0)
+    fetched: list[str] = []
+
+    def worker_fetch(request: Any) -> None:
+        url = urlparse(request.url)
+        if request.service_worker is not None and url.path == f"/replay/{game}":
+            fetched.append(url.query)
+
+    def new_address_kept(request: Any) -> bool:
+        return request.service_worker is not None and "review=1" in request.url
+
+    context.on("request", worker_fetch)
+    for ply in (1, 2, 3):
+        page.keyboard.press("ArrowRight")
+        at(page, ply)
+    # the worker answers its messages in order: once it fetches the new address, a step's
+    # fetch (had there been one) came before
+    with context.expect_event("request", new_address_kept, timeout=20_000):
+        page.evaluate("() => history.replaceState(null, '', `${location.pathname}?review=1`)")
+    assert fetched == ["review=1"]
     context.close()

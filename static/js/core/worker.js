@@ -16,14 +16,18 @@ function adoptWaiting(registration) {
 
 const keepThisPage = () => navigator.serviceWorker.controller?.postMessage({ type: 'keep', url: location.href });
 
+const withoutFragment = () => location.href.split('#', 1)[0];
+
 /** A page that takes a new address (a created game becomes /g/<id>) is kept under it too,
- * and so is the page the worker starts controlling (its first visit came before it). */
+ * and so is the page the worker starts controlling (its first visit came before it). A new
+ * fragment is the same page: a replay's every step (#ply=N) had the worker fetch it again. */
 function keepNewAddresses() {
   for (const name of ['pushState', 'replaceState']) {
     const original = history[name];
     history[name] = function (...args) {
+      const before = withoutFragment();
       const result = original.apply(this, args);
-      keepThisPage();
+      if (withoutFragment() !== before) keepThisPage();
       return result;
     };
   }
