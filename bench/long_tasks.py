@@ -286,10 +286,10 @@ def compare(browser: Any, base_url: str, revision: str, paths: Any, runs: int) -
     for path in paths:
         figures: dict[str, list[tuple[float, float]]] = {revision: [], "": []}
         for _ in range(runs):
-            for scripts in (revision, ""):
-                tasks = load(browser, base_url, path, build(scripts))
+            for which in (revision, ""):
+                tasks = load(browser, base_url, path, build(which))
                 longest = max(tasks, default=0.0)
-                figures[scripts].append((longest, sum(max(0.0, t - 50) for t in tasks)))
+                figures[which].append((longest, sum(max(0.0, t - 50) for t in tasks)))
         cells = [
             statistics.median(run[i] for run in figures[which])
             for i in (0, 1)

@@ -10,7 +10,7 @@
 import { api } from './core/api.js';
 import { errorText } from './core/errors.js';
 import { plural, t } from './core/i18n.js';
-import { intlReady } from './core/intl.js';
+import { withIntl } from './core/intl.js';
 import { el } from './core/ui.js';
 import { arenaStatus, arenaTitle, clockWords, serverClock, when } from './arena/words.js';
 /** @import { Arena, ArenaSummary } from './types/wire' */
@@ -70,9 +70,8 @@ function tick() {
 async function load() {
   clearTimeout(timer);
   try {
-    // A start over an hour away is written with a date formatter: the first would load the
-    // locale's data in this task (core/intl.js), so the list waits for the worker's load.
-    const [data] = /** @type {[{arenas: ArenaSummary[]}, void]} */ (await Promise.all([api('GET', '/api/arenas'), intlReady()]));
+    // a start over an hour away is written with a date formatter (core/intl.js)
+    const data = /** @type {{arenas: ArenaSummary[]}} */ (await withIntl(api('GET', '/api/arenas')));
     arenas = data.arenas || [];
     clock.take(arenas[0]?.server_ms);
     $('#arenas-error').hidden = true;

@@ -23,7 +23,7 @@
 import { api } from './core/api.js';
 import { errorText } from './core/errors.js';
 import { formatNumber, t } from './core/i18n.js';
-import { intlReady } from './core/intl.js';
+import { withIntl } from './core/intl.js';
 import { el } from './core/ui.js';
 
 const POLL_MS = 1500;
@@ -53,9 +53,7 @@ export function createReview({ gameId, game, board, list, currentPly }) {
     clearTimeout(timer);
     let answer;
     try {
-      // accuracies are written with a number formatter: the first would load the locale's
-      // data in this task (core/intl.js), so the answer waits for the worker's load too
-      [answer] = await Promise.all([api(method, path), intlReady()]);
+      answer = await withIntl(api(method, path)); // accuracies, with a number formatter
     } catch (error) {
       setState('error', errorText(game, error));
       return;

@@ -7,6 +7,8 @@
  *
  *   intlReady() → Promise resolved once the worker has loaded the data, or it failed or
  *                 took over TIMEOUT_MS (then the page's first formatter pays, as before)
+ *   withIntl(promise) → the promise's value, once intlReady() has resolved too: for what
+ *                 arrives (an API answer) and is then written with a formatter
  *   dayText(iso)  → "YYYY-MM-DD" as the page's language writes a day of the year ("7 December")
  */
 
@@ -34,6 +36,12 @@ export function intlReady() {
     }
   });
   return ready;
+}
+
+/** @template T @param {Promise<T>} promise @returns {Promise<T>} */
+export async function withIntl(promise) {
+  const [value] = await Promise.all([promise, intlReady()]);
+  return value;
 }
 
 export function dayText(iso) {
