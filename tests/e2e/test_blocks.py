@@ -765,7 +765,7 @@ def test_a_drop_before_the_next_frame_meets_the_cells_that_frame_shows(
         const board = new Board(box);
         board.setSize(8, 8);
         box.style.width = '300px';
-        await frames();
+        while (!box.dataset.cell) await frame();  // its first draw, a frame after its layout
         const rect = box.getBoundingClientRect();
         const data = box.dataset;
         const drawn = { left: +data.gridLeft, top: +data.gridTop, cell: +data.cell };

@@ -102,21 +102,34 @@ export function createBoardCanvas(container, draw) {
     resize();
   }
 
-  const observer = new ResizeObserver(() => resize());
+  // The first size is taken, and the first draw made, in the frame after the one that laid
+  // the page out: on a slow phone the page's first layout and the board's first raster
+  // each cost a long task of their own, and together one too long. Later resizes draw at
+  // once, so the board never shows a blank frame.
+  let sized = false;
+  let firstSize = 0;
+  const observer = new ResizeObserver(() => {
+    if (sized) resize();
+    else firstSize ||= requestAnimationFrame(() => {
+      sized = true;
+      resize();
+    });
+  });
   observer.observe(container);
   const onOrientation = () => resize();
   window.addEventListener('orientationchange', onOrientation);
   window.addEventListener('themechange', requestDraw);
   watchDpr();
-  // No resize() here: the observer's first call sizes and draws the canvas before the first
-  // paint, so building a page neither forces a layout nor draws in its script's task.
+  // No resize() here: the observer's first call sizes and draws the canvas, so building a
+  // page neither forces a layout nor draws in its script's task.
 
   function destroy() {
     observer.disconnect();
     dprQuery?.removeEventListener('change', onDprChange);
     window.removeEventListener('orientationchange', onOrientation);
     window.removeEventListener('themechange', requestDraw);
-    if (frame) cancelAnimationFrame(frame);
+    cancelAnimationFrame(frame);
+    cancelAnimationFrame(firstSize);
     canvas.remove();
   }
 
