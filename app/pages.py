@@ -309,6 +309,9 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
         game_id=game.id,
         number=game.number,
         reviewable=reviewable,
+        # ?review=1 asks for the review on load: the page is drawn with it pending, so the
+        # note by the board has its room from the first frame.
+        review_asked=reviewable and request.query_params.get("review") == "1",
         # A game under way opens at its latest move (what its players see), a finished one
         # at the start.
         running=game.status == GameStatus.ACTIVE,

@@ -165,7 +165,8 @@ export function createReview({ gameId, game, board, list, currentPly }) {
 
   return {
     start(ask) {
-      setState('none');
+      if (ask) setState('pending', t('replay.review.pending')); // as the page was drawn
+      else setState('none');
       call(ask ? 'POST' : 'GET');
     },
     show,

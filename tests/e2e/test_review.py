@@ -6,6 +6,7 @@ names the better line. Waits are on #review's data-review and the stage's data-p
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,31 @@ BOARD_IN_VIEW = """() => {
   const box = document.getElementById('replay-board').getBoundingClientRect();
   return box.height > 0 && box.top >= header - 1 && box.bottom <= window.innerHeight + 1;
 }"""
+
+
+SIZES_SEEN = """() => {
+    window.__boardSizes = [];
+    new MutationObserver(() => {
+        const canvas = document.querySelector('#replay-board canvas');
+        if (canvas) window.__boardSizes.push(`${canvas.width}x${canvas.height}`);
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['width', 'height'] });
+}"""
+
+
+def test_a_review_asked_for_keeps_the_boards_size_as_it_arrives(phone: Any) -> None:
+    """?review=1 draws the page with the review pending and the note's room kept under the
+    controls: the board is sized once (it was sized three times, shrinking as the note
+    said "checking" and then gave its two lines)."""
+    page = phone.new_page()
+    final = played(page, "triangles")
+    page.add_init_script(f"({SIZES_SEEN})()")
+    page.goto(f"/replay/{final['id']}?review=1", wait_until="commit")
+    expect(page.locator("#review-note")).to_have_attribute("data-review", re.compile("pending|done"))
+    expect(page.locator("#review")).to_have_attribute("data-review", "done", timeout=90_000)
+    at(page, 0)
+    settle(page)
+    sizes = page.evaluate("window.__boardSizes")
+    assert len(set(sizes)) == 1, sizes
 
 
 def words(lang: str) -> dict[str, str]:
