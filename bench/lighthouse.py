@@ -5,7 +5,9 @@ Starts one ``uvicorn app.asgi:app`` (SQLite), makes a finished Triangles game (f
 and a review), and runs Lighthouse 12.2.3 (``npx``, from the npm registry; its mobile
 preset with its default throttling: a phone with the CPU 4× slower on a slow 4G network)
 against Debian's Chromium, RUNS times per page, and prints the median performance score
-and total blocking time per page, the worst run's in brackets.
+and total blocking time per page, the worst run's in brackets. ``--only PATH ...`` runs
+only those pages (the replay's and the review's as ``/replay/<id>`` and
+``/replay/<id>?review=1``).
 
 Targets (issue 34): performance ≥ 95 and TBT ≤ 150 ms on every page.
 """
@@ -86,9 +88,10 @@ def lighthouse(url: str) -> tuple[float, float]:
     return score, float(report["audits"]["total-blocking-time"]["numericValue"])
 
 
-def report(base_url: str, runs: int) -> None:
+def report(base_url: str, runs: int, only: list[str] | None = None) -> None:
     game_id = finished_game(base_url)
-    pages = (*PAGES, f"/replay/{game_id}", f"/replay/{game_id}?review=1")
+    pages = only or (*PAGES, "/replay/<id>", "/replay/<id>?review=1")
+    pages = tuple(path.replace("<id>", game_id) for path in pages)
     print(f"Lighthouse 12.2.3, mobile preset, median of {runs} runs [worst run]:")
     print(f"{'page':<34} {'performance':>16} {'tbt ms':>16}")
     for path in pages:
@@ -105,9 +108,10 @@ def report(base_url: str, runs: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=RUNS)
+    parser.add_argument("--only", nargs="*")
     args = parser.parse_args()
     with sqlite_server("lighthouse") as base_url:
-        report(base_url, args.runs)
+        report(base_url, args.runs, args.only)
 
 
 if __name__ == "__main__":
