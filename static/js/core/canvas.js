@@ -7,7 +7,8 @@
  *                fills it. Its position is left to the stylesheet: reading it here would
  *                force a style pass while the page's script runs.
  *     draw(ctx, width, height)  paints everything; called with the transform set so that
- *                units are CSS pixels, after every resize, DPR change and themechange
+ *                units are CSS pixels, after every resize, DPR change and themechange (the
+ *                first one in the frame after the container's first layout)
  *   board.canvas, board.ctx, board.width, board.height (CSS px), board.dpr
  *   board.requestDraw()         schedule one draw on the next animation frame (batched)
  *   board.drawNow()             draw synchronously
