@@ -8,7 +8,8 @@
  *                force a style pass while the page's script runs.
  *     draw(ctx, width, height)  paints everything; called with the transform set so that
  *                units are CSS pixels, after every resize, DPR change and themechange (the
- *                first one in the frame after the container's first layout)
+ *                first one in the frame after the container's first layout, or later:
+ *                one board's first draw a frame)
  *   board.canvas, board.ctx, board.width, board.height (CSS px), board.dpr
  *   board.requestDraw()         schedule one draw on the next animation frame (batched)
  *   board.drawNow()             draw synchronously
@@ -25,6 +26,25 @@
 // hands the compositor 2.25× fewer pixels (on a throttled phone that halved the deal's
 // longest frames, see bench/pages.py).
 const MAX_DPR = 2;
+
+// Boards sized for the first time take a frame each, from the frame after the one that laid
+// the page out: on a slow phone the page's first layout and each board's first raster
+// (Blocks has two, the board and its tray) each cost a long task of its own, and together
+// one too long. Later resizes draw at once, so a board never shows a blank frame.
+const firstSizes = [];
+
+function takeFirstSize(size) {
+  firstSizes.push(size);
+  if (firstSizes.length === 1) requestAnimationFrame(sizeNext);
+}
+
+function sizeNext() {
+  try {
+    firstSizes.shift()?.();
+  } finally {
+    if (firstSizes.length) requestAnimationFrame(sizeNext);
+  }
+}
 
 export function createBoardCanvas(container, draw) {
   const canvas = document.createElement('canvas');
@@ -103,18 +123,14 @@ export function createBoardCanvas(container, draw) {
     resize();
   }
 
-  // The first size is taken, and the first draw made, in the frame after the one that laid
-  // the page out: on a slow phone the page's first layout and the board's first raster
-  // each cost a long task of their own, and together one too long. Later resizes draw at
-  // once, so the board never shows a blank frame.
   let sized = false;
-  let firstSize = 0;
+  const sizeFirst = () => {
+    sized = true;
+    resize();
+  };
   const observer = new ResizeObserver(() => {
     if (sized) resize();
-    else firstSize ||= requestAnimationFrame(() => {
-      sized = true;
-      resize();
-    });
+    else if (!firstSizes.includes(sizeFirst)) takeFirstSize(sizeFirst);
   });
   observer.observe(container);
   const onOrientation = () => resize();
@@ -130,7 +146,7 @@ export function createBoardCanvas(container, draw) {
     window.removeEventListener('orientationchange', onOrientation);
     window.removeEventListener('themechange', requestDraw);
     cancelAnimationFrame(frame);
-    cancelAnimationFrame(firstSize);
+    if (firstSizes.includes(sizeFirst)) firstSizes.splice(firstSizes.indexOf(sizeFirst), 1);
     canvas.remove();
   }
 
