@@ -28,8 +28,8 @@
  *                               New game dialog on that board) and creates what is chosen
  *     else                      routes.fresh?() → Promise, default: page.resume() or
  *                               page.create(routes.body?() ?? {}, "new")
- *   page.open(data, how)      another game on screen: session.start, address, stored game,
- *                             hooks.opened
+ *   page.open(data, how)      another game on screen: session.start, stored game,
+ *                             hooks.opened, then its address (→ Promise: settled once taken)
  *   page.create(body, how?)   POST /api/games {game, ...body} and opens it; → null, or the
  *                             error (the game on screen, if any, stays)
  *   page.resume(slot?)        opens the stored game of that slot if it can be played on
@@ -64,6 +64,20 @@ import { copyLink, pageConfig, shareLink } from './ui.js';
  */
 
 const ENDED = ['game_over', 'time_up']; // the game moved on: the page loads it again
+
+/** The page takes the game's address (a reload resumes it) in a task of its own, after the
+ * one that put the game on screen: a same-document navigation costs a throttled phone
+ * 20-35 ms (bench/long_tasks.py --profile), which that task could not spare.
+ * @param {string | null | undefined} path @returns {Promise<void>} */
+function takeAddress(path) {
+  if (!path || location.pathname === path) return Promise.resolve();
+  return new Promise((taken) => {
+    setTimeout(() => {
+      if (location.pathname !== path) history.replaceState(null, '', path);
+      taken();
+    });
+  });
+}
 
 /**
  * A game's page: `View` and `Move` are the game's own (types/wire.d.ts), so its controller
@@ -113,7 +127,7 @@ export class GamePage {
     const cfg = this.config;
     const how = cfg.game_id ? 'game' : cfg.daily ? 'daily' : cfg.number ? 'number' : 'new';
     try {
-      if (how === 'game') this.open(await this.session.load(cfg.game_id), how);
+      if (how === 'game') await this.open(await this.session.load(cfg.game_id), how);
       else if (how === 'daily') await this.openDaily(routes.daily?.() ?? {});
       else if (how === 'number' && routes.choose) await routes.choose(cfg.number);
       else if (how === 'number') await this.createOrThrow({ number: cfg.number, ...routes.number?.() }, how);
@@ -133,12 +147,12 @@ export class GamePage {
     const mine = stored?.date === date ? stored.id : null; // today's board, started here
     const known = await this.session.resumable(mine);
     if (known && known.daily === date) {
-      this.open(known, 'daily');
+      await this.open(known, 'daily');
       return;
     }
     const played = mine ? await this.playedDaily(mine, date) : null;
     if (played) {
-      this.open(played, 'played'); // finished here today: no second attempt is asked for
+      await this.open(played, 'played'); // finished here today: no second attempt is asked for
       return;
     }
     let data;
@@ -151,7 +165,7 @@ export class GamePage {
       data = await this.session.load(id);
       how = 'played';
     }
-    this.open(data, how);
+    await this.open(data, how);
   }
 
   /** The stored daily game when it is today's and this player's, finished → its data. */
@@ -175,14 +189,14 @@ export class GamePage {
     // today's board, even when the server no longer calls the game the daily one
     if ((how === 'daily' || how === 'played') && !session.daily) session.daily = this.dailyDate;
     const path = this.hooks.address ? this.hooks.address() : `/g/${encodeURIComponent(session.id)}`;
-    if (path && location.pathname !== path) history.replaceState(null, '', path);
     this.remember();
     this.rememberDaily();
     this.hooks.opened(how);
+    return takeAddress(path);
   }
 
   async createOrThrow(body, how = 'new') {
-    this.open(await this.session.create(body), how);
+    await this.open(await this.session.create(body), how);
   }
 
   async create(body, how = 'new') {
@@ -200,7 +214,7 @@ export class GamePage {
       this.store.set(slot, null);
       return false;
     }
-    this.open(data, 'resume');
+    await this.open(data, 'resume');
     return true;
   }
 
