@@ -137,8 +137,8 @@ export function createBoardCanvas(container, draw) {
   window.addEventListener('orientationchange', onOrientation);
   window.addEventListener('themechange', requestDraw);
   watchDpr();
-  // No resize() here: the observer's first call sizes and draws the canvas, so building a
-  // page neither forces a layout nor draws in its script's task.
+  // No resize() here: the observer's first call queues the first size (firstSizes), so
+  // building a page neither forces a layout nor draws in its script's task.
 
   function destroy() {
     observer.disconnect();
