@@ -225,7 +225,7 @@ async function boot() {
   offerDownload(first);
   if (config.reviewable) {
     S.review = createReview({ gameId: config.game_id, game: config.game, board: S.board, list, currentPly: () => S.ply });
-    S.review.start(new URLSearchParams(location.search).get('review') === '1');
+    S.review.start();
   }
   await go(hashPly() ?? (config.running ? S.plies : 0));
 }

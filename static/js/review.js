@@ -16,7 +16,8 @@
  * tools; the note carries the same data-review.
  *
  *   const review = createReview({gameId, game, board, list, currentPly})
- *   review.start(ask)   shows a stored review, or asks for one when `ask` (?review=1)
+ *   review.start()      shows a stored review, or asks for one when the page was drawn
+ *                       with it pending (?review=1, app/pages.py `review_asked`)
  *   review.show(ply)    the verdict and the better line of that ply
  */
 
@@ -164,10 +165,11 @@ export function createReview({ gameId, game, board, list, currentPly }) {
   askButton.addEventListener('click', () => call('POST'));
 
   return {
-    start(ask) {
-      if (ask) setState('pending', t('replay.review.pending')); // as the page was drawn
-      else setState('none');
-      call(ask ? 'POST' : 'GET');
+    start() {
+      // ?review=1 asks at once: the server drew the page with the review pending
+      const asked = panel.dataset.review === 'pending';
+      setState(asked ? 'pending' : 'none', note.textContent);
+      call(asked ? 'POST' : 'GET');
     },
     show,
   };

@@ -146,7 +146,8 @@ export function createBoardCanvas(container, draw) {
     window.removeEventListener('orientationchange', onOrientation);
     window.removeEventListener('themechange', requestDraw);
     cancelAnimationFrame(frame);
-    if (firstSizes.includes(sizeFirst)) firstSizes.splice(firstSizes.indexOf(sizeFirst), 1);
+    const queued = firstSizes.indexOf(sizeFirst);
+    if (queued >= 0) firstSizes.splice(queued, 1);
     canvas.remove();
   }
 
