@@ -18,7 +18,8 @@ figures vary: compare before and after in the same conditions, and read the medi
 
 Options:
   --runs N          loads per page (default 3)
-  --only PATH ...   only these pages
+  --only PATH ...   only these pages (a replay's and a review's as /replay/<id> and
+                    /replay/<id>?review=1: a finished Triangles game is made at the start)
   --profile PATH    one more load of PATH under the CDP sampling profiler, its scripts built
                     unminified (NOOK_MINIFY=0) into a folder of their own; prints the
                     functions with the most self time (where a long task's time goes)
@@ -46,6 +47,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.lighthouse import finished_game  # noqa: E402
 from tests.servers import sqlite_server  # noqa: E402
 
 PAGES = (
@@ -58,6 +60,8 @@ PAGES = (
     "/daily/pairs",
     "/me",
     "/leaderboard/triangles",
+    "/replay/<id>",
+    "/replay/<id>?review=1",
 )
 CPU_SLOWDOWN = 4
 QUIET_MS = 3000
@@ -295,7 +299,8 @@ def compare(browser: Any, base_url: str, revision: str, paths: Any, runs: int) -
             for i in (0, 1)
             for which in (revision, "")
         ]
-        print(f"{path:<24} {cells[0]:>7.0f} | {cells[1]:>6.0f} {cells[2]:>6.0f} | {cells[3]:>5.0f}",
+        name = re.sub(r"/replay/[^?#]+", "/replay/<id>", path)
+        print(f"{name:<24} {cells[0]:>7.0f} | {cells[1]:>6.0f} {cells[2]:>6.0f} | {cells[3]:>5.0f}",
               flush=True)  # fmt: skip
 
 
@@ -310,27 +315,34 @@ def main() -> None:
     parser.add_argument("--compare")
     args = parser.parse_args()
     with sqlite_server("longtasks") as base_url, sync_playwright() as playwright:
+        # a finished Triangles game for the replay's and the review's pages
+        game_id = finished_game(base_url)
+
+        def with_id(paths: Any) -> list[str]:
+            return [path.replace("<id>", game_id) for path in paths or ()]
+
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
         if args.profile or args.trace:
-            for path in args.profile or []:
+            for path in with_id(args.profile):
                 profile(browser, base_url, path)
-            for path in args.trace or []:
+            for path in with_id(args.trace):
                 trace(browser, base_url, path)
             browser.close()
             return
         if args.compare:
-            compare(browser, base_url, args.compare, args.only or PAGES, args.runs)
+            compare(browser, base_url, args.compare, with_id(args.only or PAGES), args.runs)
             browser.close()
             return
         print(f"long tasks on a phone, CPU {CPU_SLOWDOWN}x, median of {args.runs} loads")
         print(f"{'page':<24} {'longest ms':>10} {'tbt ms':>8}  tasks of the median run (ms)")
-        for path in args.only or PAGES:
+        for path in with_id(args.only or PAGES):
             runs = [load(browser, base_url, path) for _ in range(args.runs)]
             tbts = [sum(max(0.0, task - 50) for task in run) for run in runs]
             longest = statistics.median(max(run, default=0.0) for run in runs)
             median = sorted(range(len(runs)), key=lambda i: tbts[i])[len(runs) // 2]
             tasks = " ".join(f"{task:.0f}" for task in runs[median])
-            print(f"{path:<24} {longest:>10.0f} {statistics.median(tbts):>8.0f}  {tasks}",
+            name = path.replace(game_id, "<id>")
+            print(f"{name:<24} {longest:>10.0f} {statistics.median(tbts):>8.0f}  {tasks}",
                   flush=True)  # fmt: skip
         browser.close()
 

@@ -88,9 +88,11 @@ export function createReview({ gameId, game, board, list, currentPly }) {
       );
     }
     $('review-summary').replaceChildren(...review.summary.map(seatSummary), legend());
-    board.numberStars?.(true);
     setState('done');
     show(currentPly());
+    // the board numbers its stars in the frame after the one that lays the marks and the
+    // summary out: together they were one long task on a slow phone
+    requestAnimationFrame(() => board.numberStars?.(true));
   }
 
   /** What each mark means: every verdict's symbol and words, best first. */

@@ -96,7 +96,10 @@ export function createBoard(container) {
 
   function draw(ctx, width, height) {
     if (!s.view) return;
-    drawScene(ctx, s, fitField(s.view, width, height), colors);
+    if (!drawScene(ctx, s, fitField(s.view, width, height), colors)) {
+      surface.requestDraw(); // the field alone: the rest in the next frame
+      return;
+    }
     container.dataset.starNumbers = s.numbers ? String(s.view.stars.length) : '0';
   }
 

@@ -5,9 +5,11 @@
  * selection, hover, snap and keyboard rings, and while a review is shown (numbers) each
  * star's number. It reads only what it is handed.
  *
- *   drawScene(ctx, s, fit, colors)   s: the board's state {view, lines, triangles, pending,
+ *   drawScene(ctx, s, fit, colors) → drawn
+ *                                    s: the board's state {view, lines, triangles, pending,
  *                                    hint, numbers, refused, band, selected, hover, cursor,
- *                                    cursorVisible, activeSeat, last}; fit: fitField's
+ *                                    cursorVisible, activeSeat, last}; fit: fitField's;
+ *                                    drawn: false on a canvas's first frame (its field alone)
  *   fitField(view, width, height) → fit   the field scaled into the canvas (a quarter turn
  *                                    round when that is much larger), the star size:
  *                                    {scale, ox, oy, w, h, turn, r}
@@ -42,10 +44,15 @@ export function starPoint(view, fit, i) {
   return { x: fit.ox + x * fit.scale, y: fit.oy + y * fit.scale };
 }
 
-/** Paints one frame: the field, triangles, lines, the pending and refused lines, the band, the stars. */
+/** Paints one frame: the field, triangles, lines, the pending and refused lines, the band,
+ *  the stars; true. A canvas's first frame is its field alone (making the field's bitmap is
+ *  the costliest part of a frame), and false: the caller draws the next frame, so a slow
+ *  phone spends two short tasks on the board's first picture, not one long one. */
 export function drawScene(ctx, s, fit, colors) {
   const pen = { s, fit, colors, point: (i) => starPoint(s.view, fit, i) };
+  const first = !fields.has(ctx.canvas);
   drawField(ctx, pen);
+  if (first) return false;
   for (const tri of s.triangles) drawTriangle(ctx, pen, tri);
   const lineWidth = Math.max(2.2, Math.min(3.4, fit.r * 0.62));
   for (const line of s.lines) drawLine(ctx, pen, line, lineWidth);
@@ -55,6 +62,7 @@ export function drawScene(ctx, s, fit, colors) {
   if (s.band) drawBand(ctx, pen, s.band, lineWidth);
   drawStars(ctx, pen);
   if (s.numbers) drawNumbers(ctx, pen);
+  return true;
 }
 
 // The field (its fill, two glows and edge) is painted once per canvas, size, pixel ratio and
