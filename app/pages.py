@@ -281,6 +281,11 @@ async def resume(request: Request, game_id: str) -> HTMLResponse:
     return await game_page(request, game.engine, game_id=game.id)
 
 
+# Rows of the replay's move list that show before it scrolls, at most (static/css/replay.css:
+# at most 520 px tall, a row 44 px and a gap of 2 px).
+REPLAY_LIST_SLOTS = 12
+
+
 @page("/replay/{game_id}")
 async def replay(request: Request, game_id: str) -> HTMLResponse:
     """A game replayed move by move with its own board drawing (static/js/replay.js)."""
@@ -302,6 +307,16 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
         and game.status == GameStatus.OVER
         and not aborted(game)
     )
+    # The review as the page is drawn with it, so the note under the controls and the
+    # review's summary have their room from the first frame (the board is sized once, the
+    # panels under the review stay put): "stored" (the page's first call brings it),
+    # "pending" (?review=1 asks for it on load: the end card's "Review"), else "none".
+    review_state = "none"
+    if reviewable:
+        if await request.app.state.services.store.reviewed(game.id):
+            review_state = "stored"
+        elif request.query_params.get("review") == "1":
+            review_state = "pending"
     return render(
         request,
         template,
@@ -309,12 +324,13 @@ async def replay(request: Request, game_id: str) -> HTMLResponse:
         game_id=game.id,
         number=game.number,
         reviewable=reviewable,
-        # ?review=1 asks for the review on load: the page is drawn with it pending, so the
-        # note by the board has its room from the first frame.
-        review_asked=reviewable and request.query_params.get("review") == "1",
+        review_state=review_state,
         # A game under way opens at its latest move (what its players see), a finished one
         # at the start.
         running=game.status == GameStatus.ACTIVE,
+        # The move list's rows, as many as show before it scrolls, held empty until the
+        # script fills them: the panels under the list stay where they are.
+        list_slots=min(game.version, REPLAY_LIST_SLOTS),
     )
 
 

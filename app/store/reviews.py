@@ -28,6 +28,12 @@ class ReviewQueries:
             )
         return body
 
+    async def reviewed(self, game_id: str) -> bool:
+        """Whether a review of the game is stored (its key alone, not its body)."""
+        async with self.sessions() as session:
+            found = await session.scalar(select(Review.game_id).where(Review.game_id == game_id))
+        return found is not None
+
     async def add_review(self, game_id: str, body: dict[str, Any], now_ms: int) -> dict[str, Any]:
         """Store a game's review unless one is stored already; the stored one (the first
         written, which every process's identical review agrees with) is returned."""

@@ -12,12 +12,13 @@
  * each mark means. The note (the current ply's verdict and better line) sits under the
  * replay's controls, by the board. Everything shown is the server's: verdicts, better
  * lines, losses and accuracies (null: no line of that seat could lose anything). The panel
- * says where it is in data-review ("none" | "pending" | "done" | "error"), for tests and
- * tools; the note carries the same data-review.
+ * says where it is in data-review ("none" | "pending" | "done" | "error", and as the server
+ * draws a page whose review is kept, "stored" until it has come), for tests and tools; the
+ * note carries the same data-review.
  *
  *   const review = createReview({gameId, game, board, list, currentPly})
  *   review.start()      shows a stored review, or asks for one when the page was drawn
- *                       with it pending (?review=1, app/pages.py `review_asked`)
+ *                       with it pending (?review=1; app/pages.py `review_state`)
  *   review.show(ply)    the verdict and the better line of that ply
  */
 
@@ -45,7 +46,7 @@ export function createReview({ gameId, game, board, list, currentPly }) {
   function setState(state, text = '') {
     panel.dataset.review = state;
     note.dataset.review = state;
-    askButton.hidden = state === 'done' || state === 'pending';
+    askButton.hidden = state !== 'none' && state !== 'error';
     askButton.disabled = state === 'pending';
     note.textContent = text;
   }
@@ -168,9 +169,10 @@ export function createReview({ gameId, game, board, list, currentPly }) {
 
   return {
     start() {
-      // ?review=1 asks at once: the server drew the page with the review pending
+      // as the server drew the panel: "pending" (?review=1 asks at once), "stored" (the
+      // GET brings it), "none" (the GET finds out whether one came since)
       const asked = panel.dataset.review === 'pending';
-      setState(asked ? 'pending' : 'none', note.textContent);
+      setState(panel.dataset.review, note.textContent);
       call(asked ? 'POST' : 'GET');
     },
     show,

@@ -5,6 +5,7 @@ the store ever after; every refusal with its status and code."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from dataclasses import replace
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from sqlalchemy import delete
 
 from app.models import Review
+from app.pages import REPLAY_LIST_SLOTS
 from app.workers import EngineWorkers
 from engines.triangles import ENGINE as TRIANGLES
 from engines.triangles.clock import FIRST_LINE_MS, LAG_MS
@@ -365,3 +367,34 @@ def test_a_game_resigned_after_six_quiet_lines_shows_no_accuracy(
         {"seat": 0, "accuracy": None, "judged": 0, "counts": counts},
         {"seat": 1, "accuracy": None, "judged": 0, "counts": counts},
     ]
+
+
+def test_the_replay_page_is_drawn_as_the_review_stands(
+    client: Any, alice_bob: Any, clock: FakeClock
+) -> None:
+    """The replay page of a finished game is drawn with its review's state (``none``;
+    ``pending`` when ?review=1 asks for it; ``stored`` once the database holds one, asked
+    or not), so the room the review takes is kept from the first frame; and with a row
+    held in the move list for each ply, as many as show before it scrolls."""
+    alice, _ = alice_bob
+    game_id = play(alice, clock, "triangles")["id"]
+    plies = alice.get(f"/api/games/{game_id}").json()["version"]
+    assert plies > 0
+
+    def drawn(query: str = "") -> tuple[str, bool, int]:
+        page = alice.get(f"/replay/{game_id}{query}")
+        assert page.status_code == 200
+        panel = re.search(r'id="review" data-review="(\w+)"', page.text)
+        note = re.search(r'id="review-note" data-review="(\w+)"', page.text)
+        assert panel and note and panel[1] == note[1]
+        button = re.search(r'id="review-ask"( hidden)?>', page.text)
+        assert button
+        return panel[1], button[1] is None, page.text.count('class="replay-list__slot"')
+
+    slots = min(plies, REPLAY_LIST_SLOTS)
+    assert drawn() == ("none", True, slots)  # the button asks for it
+    assert drawn("?review=1") == ("pending", False, slots)
+    store = client.app.state.services.store
+    client.portal.call(store.add_review, game_id, {"plies": [], "summary": []}, clock.now_ms())
+    assert drawn() == ("stored", False, slots)  # the page's first call brings it
+    assert drawn("?review=1") == ("stored", False, slots)
