@@ -294,12 +294,15 @@ const ARENA_KEYS = ['arenas.'];
 // A page of a game played alone goes without the arenas', pairing's, notifications',
 // transfers', reviews' and replays' refusals; every other error.* word goes to every page.
 const FEATURE_ERRORS = [
-  { modules: /(^|\/)arenas?(\.js$|\/)/, codes: ['arena_not_found', 'arena_private', 'arena_over', 'bad_minutes', 'bad_start', 'no_arenas', 'not_in_arena', 'name_required'] },
+  // the arena pages' requests (making, joining, leaving, watching an arena); a game's page
+  // reads its arena's end (quietly) and may go berserk, which only a game outside any arena refuses
+  { modules: /^(arenas?\.js$|arena\/)/, codes: ['arena_not_found', 'arena_private', 'arena_over', 'bad_minutes', 'bad_start', 'not_in_arena', 'name_required'] },
+  { modules: /(^|\/)arenas?(\.js$|\/)/, codes: ['no_arenas'] },
   { modules: /^lobby\/seek\.js$/, codes: ['seek_not_found', 'seek_paired'] },
   { modules: /^me\/notify\.js$/, codes: ['push_off', 'bad_endpoint', 'too_many_subscriptions', 'no_player'] },
   { modules: /^me\/transfer\.js$/, codes: ['bad_code', 'nothing_to_transfer'] },
   { modules: /^review\.js$/, codes: ['no_review', 'too_many_reviews', 'game_not_over', 'game_aborted'] },
-  { modules: /^replay\.js$/, codes: ['bad_ply', 'illegal_log'] },
+  { modules: /^replay\.js$/, codes: ['bad_ply', 'illegal_log', 'replay_forbidden'] },
 ];
 /** The words of a page's slice its script never shows: the refusals of the features it does
  * not reach, and the common words it does not name. */
