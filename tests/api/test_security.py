@@ -399,6 +399,7 @@ def test_static_urls_carry_a_content_hash_and_are_immutable(site: Any) -> None:
         if not k.startswith(others) and (not k.startswith("common.") or named(k, replay_names))
     }
     replay_only = ("replay.", "games.pairs.replay.", "error.bad_ply", "error.illegal_log")
+    replay_only += ("error.replay_forbidden",)
     replay_only += ("error.no_review", "error.too_many_reviews", "error.game_")
     kept = ("error.game_over", "error.game_not_found", "error.game_cancelled")  # not reviews'
     play_names = script_of(client, pairs.js)
