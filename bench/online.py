@@ -18,7 +18,8 @@ boardgame.io harness plays, bench/peer.py); only one line per match is ever in f
 
 The lines are chosen before the clock starts (the engine's easy computer player, replayed
 locally), so the bench client spends its time on the sockets, not on the rules. Client
-and server share this machine's 2 cores: the figures include the client's own work.
+and server share this machine's 2 cores: the figures include the client's own work (the
+client runs on uvloop, as the servers do).
 """
 
 from __future__ import annotations
