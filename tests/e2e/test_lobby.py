@@ -135,6 +135,8 @@ def test_dark_system_preference_on_phone(browser: Any, server_url: str, shot: An
 def test_display_name(phone: Any, shot: Any) -> None:
     en = words("en")
     page = open_lobby(phone)
+    # the form's script is on (under load the page's module may still be on its way)
+    expect(page.locator("#name-form")).to_have_attribute("data-state", "ready")
     name, error = page.locator("#name-input"), page.locator("#name-error")
     submit = page.locator("#name-form button[type=submit]")
 

@@ -156,6 +156,8 @@ def crossing_pair(view: dict[str, Any]) -> tuple[int, int]:
 
 
 def game_id(page: Any) -> str:
+    # the page takes the game's address in the task after the one that shows the game
+    expect(page).to_have_url(re.compile(r"/g/[\w-]+"))
     match = re.search(r"/g/([\w-]+)", page.url)
     assert match, page.url
     return match.group(1)

@@ -4,6 +4,8 @@
  * refusal is told in the catalog's words for its code.
  *
  *   const form = initNameForm({onSaved(me)?})   wires #name-form, #name-input, #name-error
+ *                                               (then the form says data-state="ready": a
+ *                                               save pressed before that would be lost)
  *   await form.load()                           fills an empty field with the saved name;
  *                                               → the /api/me answer (null when it failed)
  */
@@ -44,6 +46,7 @@ export function initNameForm({ onSaved } = {}) {
     }
   });
   input.addEventListener('input', () => showError(''));
+  form.dataset.state = 'ready'; // for tests and tools
 
   return {
     async load() {
