@@ -281,6 +281,11 @@ def trace(browser: Any, base_url: str, path: str, top: int = 10) -> None:
             stack.append(event)
 
 
+def shown(path: str) -> str:
+    """A page's path as printed: a replay's game id as ``<id>``."""
+    return re.sub(r"/replay/[^?#]+", "/replay/<id>", path)
+
+
 def compare(browser: Any, base_url: str, revision: str, paths: Any, runs: int) -> None:
     """Each page loaded `runs` times with the front end of `revision` and as it is now, in
     turns (a busy machine slows both alike); medians of the longest task and the tbt."""
@@ -299,9 +304,8 @@ def compare(browser: Any, base_url: str, revision: str, paths: Any, runs: int) -
             for i in (0, 1)
             for which in (revision, "")
         ]
-        name = re.sub(r"/replay/[^?#]+", "/replay/<id>", path)
-        print(f"{name:<24} {cells[0]:>7.0f} | {cells[1]:>6.0f} {cells[2]:>6.0f} | {cells[3]:>5.0f}",
-              flush=True)  # fmt: skip
+        longest, tbt = f"{cells[0]:>7.0f} | {cells[1]:>6.0f}", f"{cells[2]:>6.0f} | {cells[3]:>5.0f}"
+        print(f"{shown(path):<24} {longest} {tbt}", flush=True)
 
 
 def main() -> None:
@@ -341,8 +345,7 @@ def main() -> None:
             longest = statistics.median(max(run, default=0.0) for run in runs)
             median = sorted(range(len(runs)), key=lambda i: tbts[i])[len(runs) // 2]
             tasks = " ".join(f"{task:.0f}" for task in runs[median])
-            name = path.replace(game_id, "<id>")
-            print(f"{name:<24} {longest:>10.0f} {statistics.median(tbts):>8.0f}  {tasks}",
+            print(f"{shown(path):<24} {longest:>10.0f} {statistics.median(tbts):>8.0f}  {tasks}",
                   flush=True)  # fmt: skip
         browser.close()
 

@@ -169,11 +169,9 @@ export function createReview({ gameId, game, board, list, currentPly }) {
 
   return {
     start() {
-      // as the server drew the panel: "pending" (?review=1 asks at once), "stored" (the
-      // GET brings it), "none" (the GET finds out whether one came since)
-      const asked = panel.dataset.review === 'pending';
-      setState(panel.dataset.review, note.textContent);
-      call(asked ? 'POST' : 'GET');
+      // the server drew the panel, its note and button as the review stands: "pending"
+      // (?review=1) asks at once, "stored" and "none" read what is kept
+      call(panel.dataset.review === 'pending' ? 'POST' : 'GET');
     },
     show,
   };
