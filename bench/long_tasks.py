@@ -304,7 +304,8 @@ def compare(browser: Any, base_url: str, revision: str, paths: Any, runs: int) -
             for i in (0, 1)
             for which in (revision, "")
         ]
-        longest, tbt = f"{cells[0]:>7.0f} | {cells[1]:>6.0f}", f"{cells[2]:>6.0f} | {cells[3]:>5.0f}"
+        longest = f"{cells[0]:>7.0f} | {cells[1]:>6.0f}"
+        tbt = f"{cells[2]:>6.0f} | {cells[3]:>5.0f}"
         print(f"{shown(path):<24} {longest} {tbt}", flush=True)
 
 
