@@ -8,9 +8,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import asyncpg
 from pydantic_core import to_json
-from sqlalchemy import event, make_url, text
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import TextClause, event, make_url, text
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool, PoolProxiedConnection
 
@@ -139,3 +140,38 @@ def wait_for_database(
 
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, probe()).result()
+
+
+class DirectStatement:
+    """One PostgreSQL statement sent on a pooled connection's asyncpg driver itself,
+    outside SQLAlchemy's execution layer: for the move path's write, where that layer
+    (checkout in autocommit, execution context, result) cost 0.43 ms of CPU a call,
+    three times the driver's own. The pool, its timeouts and its recycling still apply;
+    errors come out as SQLAlchemy's, as every caller and ``app.outage`` expect them."""
+
+    def __init__(self, engine: AsyncEngine, statement: TextClause) -> None:
+        self.engine = engine
+        compiled = statement.compile(dialect=engine.dialect)
+        self.sql = str(compiled)
+        self.names = list(compiled.positiontup or ())
+
+    async def fetch(self, params: dict[str, Any]) -> list[Any]:
+        """The rows (asyncpg's records). Runs outside any transaction block: atomic
+        only as one statement is."""
+        args = [params[name] for name in self.names]
+        pooled = await self.engine.raw_connection()
+        try:
+            driver = pooled.driver_connection
+            assert driver is not None
+            rows: list[Any] = await driver.fetch(self.sql, *args)
+            return rows
+        except asyncpg.PostgresError as error:  # refused by the server; the link is sound
+            raise DBAPIError(self.sql, None, error) from error
+        except (asyncpg.InterfaceError, OSError) as error:  # the link broke or timed out
+            pooled.invalidate(error)
+            raise OperationalError(self.sql, None, error, connection_invalidated=True) from error
+        except BaseException:  # cancelled mid-statement: the link's state is unknown
+            pooled.invalidate()
+            raise
+        finally:
+            pooled.close()

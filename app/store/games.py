@@ -16,7 +16,7 @@ from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
-from app.db import make_sessionmaker
+from app.db import DirectStatement, make_sessionmaker
 from app.errors import AppError, not_found
 from app.models import COMPUTER, Daily, Game, GameStatus, Move, Player, Record
 from app.statements import (
@@ -53,8 +53,9 @@ class GameQueries:
         self._write_turn: AbstractAsyncContextManager[Any] = (
             asyncio.Lock() if serialize_writes else nullcontext()
         )
-        # The same pool, its connections outside any transaction block (one statement).
-        self._autocommit = self.db.execution_options(isolation_level="AUTOCOMMIT")
+        self._advance_many_pg = (
+            DirectStatement(db, ADVANCE_MANY_PG) if self.batch_in_one_statement else None
+        )
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
@@ -148,11 +149,9 @@ class GameQueries:
         """Write several games' moves atomically, each under its own version guard (one
         ``UPDATE … FROM``): the ids of the games written. Games whose version moved are
         left as they are, and so are their log entries. At most one advance per game."""
-        if self.batch_in_one_statement:
+        if self._advance_many_pg is not None:
             # One statement is atomic by itself: no BEGIN, no COMMIT (ADVANCE_MANY_PG).
-            async with self._autocommit.connect() as connection:
-                result = await connection.execute(ADVANCE_MANY_PG, columns_of(batch))
-                return set(result.scalars())
+            return {row[0] for row in await self._advance_many_pg.fetch(columns_of(batch))}
         async with self._writing() as connection:
             result = await connection.execute(advance_many_statement(batch))
             written = set(result.scalars())
