@@ -44,3 +44,13 @@ def test_the_lobby_reserves_at_most_the_cards_it_shows(client: Any, players: Any
     for _ in range(8):
         alice.new_game("pairs")
     assert continue_section(alice.get("/").text).count(RESERVED) == 6
+
+
+@pytest.mark.parametrize("path", ["/", "/me"])
+def test_the_name_form_waits_for_its_script(client: Any, path: str) -> None:
+    """Its button is off until name-form.js has wired the form: pressed before, the form
+    would go as a plain GET, reload the page and lose the name typed."""
+    form = re.search(r'<form[^>]*id="name-form".*?</form>', client.get(path).text, re.S)
+    assert form, "no name form"
+    (button,) = re.findall(r"<button[^>]*>", form.group(0))
+    assert 'type="submit"' in button and " disabled" in button

@@ -139,6 +139,7 @@ def test_display_name(phone: Any, shot: Any) -> None:
     expect(page.locator("#name-form")).to_have_attribute("data-state", "ready")
     name, error = page.locator("#name-input"), page.locator("#name-error")
     submit = page.locator("#name-form button[type=submit]")
+    expect(submit).to_be_enabled()  # off in the page until the script wired the form
 
     for bad in ("   ", "x" * 25, "tab\tinside"):  # what a name may be is the server's rule
         name.fill(bad)

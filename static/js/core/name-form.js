@@ -3,9 +3,9 @@
  * from GET /api/me, saved with PUT /api/me. The server decides what a name may be; a
  * refusal is told in the catalog's words for its code.
  *
- *   const form = initNameForm({onSaved(me)?})   wires #name-form, #name-input, #name-error
- *                                               (then the form says data-state="ready": a
- *                                               save pressed before that would be lost)
+ *   const form = initNameForm({onSaved(me)?})   wires #name-form, #name-input, #name-error,
+ *                                               enables its button (off in the page until
+ *                                               then) and says data-state="ready"
  *   await form.load()                           fills an empty field with the saved name;
  *                                               → the /api/me answer (null when it failed)
  */
@@ -28,9 +28,9 @@ export function initNameForm({ onSaved } = {}) {
     input.setAttribute('aria-invalid', String(Boolean(text)));
   }
 
+  const button = form.querySelector('button[type="submit"]');
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const button = form.querySelector('button[type="submit"]');
     button.disabled = true;
     try {
       const me = /** @type {Me} */ (await api('PUT', '/api/me', { name: input.value.trim() }));
@@ -46,6 +46,7 @@ export function initNameForm({ onSaved } = {}) {
     }
   });
   input.addEventListener('input', () => showError(''));
+  button.disabled = false;
   form.dataset.state = 'ready'; // for tests and tools
 
   return {
