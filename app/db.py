@@ -159,15 +159,19 @@ class DirectStatement:
         """The rows (asyncpg's records). Runs outside any transaction block: atomic
         only as one statement is."""
         args = [params[name] for name in self.names]
-        pooled = await self.engine.raw_connection()
+        pooled = await self._checkout()
+        driver: Any = pooled.driver_connection  # asyncpg's Connection (it ships no types)
         try:
-            driver = pooled.driver_connection
-            assert driver is not None
             rows: list[Any] = await driver.fetch(self.sql, *args)
             return rows
-        except asyncpg.PostgresError as error:  # refused by the server; the link is sound
-            raise DBAPIError(self.sql, None, error) from error
-        except (asyncpg.InterfaceError, OSError) as error:  # the link broke or timed out
+        except asyncpg.PostgresError as error:  # refused by the server
+            lost = driver.is_closed()  # it may close the link as it refuses
+            if lost:
+                pooled.invalidate(error)
+            raise DBAPIError(self.sql, None, error, connection_invalidated=lost) from error
+        except Exception as error:  # the link broke, timed out or lost its footing
+            # (asyncpg's InterfaceError, OSError, TimeoutError, or its InternalClientError
+            # when the server's farewell came between two statements)
             pooled.invalidate(error)
             raise OperationalError(self.sql, None, error, connection_invalidated=True) from error
         except BaseException:  # cancelled mid-statement: the link's state is unknown
@@ -175,3 +179,15 @@ class DirectStatement:
             raise
         finally:
             pooled.close()
+
+    async def _checkout(self) -> PoolProxiedConnection:
+        """A connection of the pool. The pool raises the driver's own error when it cannot
+        open one (too many connections, say): it comes out as SQLAlchemy's, as from
+        ``Engine.connect``."""
+        dialect = self.engine.dialect
+        try:
+            return await self.engine.raw_connection()
+        except dialect.loaded_dbapi.Error as error:
+            raise DBAPIError.instance(
+                None, None, error, dialect.loaded_dbapi.Error, dialect=dialect
+            ) from error

@@ -7,17 +7,21 @@ import asyncio
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, make_url, select, text
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.clock import SystemClock
 from app.config import Settings
-from app.db import make_engine
+from app.db import DirectStatement, make_engine
 from app.errors import AppError
 from app.hub import LocalHub
 from app.limits import MemoryLimiter
 from app.models import Game, Move
+from app.outage import is_outage
 from app.presence import LocalPresence
 from app.services import Services
+from app.statements import ADVANCE_MANY_PG
 from engines.core.replay import replay
 from engines.reference.tally import ENGINE as TALLY
 from tests.conftest import player_id_for
@@ -143,4 +147,38 @@ async def test_a_lone_move_is_one_statement_on_postgresql(settings: Settings) ->
     finally:
         event.remove(db.sync_engine.pool, "checkout", checkout)
         event.remove(db.sync_engine.pool, "checkin", checkin)
+        await db.dispose()
+
+
+async def test_the_direct_write_fails_as_sqlalchemy_does(settings: Settings) -> None:
+    """The move write on asyncpg itself (app.db.DirectStatement) fails as a SQLAlchemy
+    statement would, so the socket answers 503 in an outage: a connection that cannot be
+    opened, and one the server cut under it (the pool replaces it; the next write works)."""
+    if not settings.async_database_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's write only")
+    nowhere = create_async_engine(make_url(settings.async_database_url).set(database="no_such_db"))
+    statement = DirectStatement(nowhere, ADVANCE_MANY_PG)
+    empty = {name: [] for name in statement.names}
+    with pytest.raises(DBAPIError) as refused:
+        await statement.fetch(empty)
+    assert refused.value.orig.sqlstate == "3D000"  # type: ignore[union-attr]
+    await nowhere.dispose()
+
+    db = make_engine(settings)
+    statement = DirectStatement(db, ADVANCE_MANY_PG)
+    try:
+        assert await statement.fetch(empty) == []
+        pooled = await db.raw_connection()  # the pool's one connection, the write's
+        pid = pooled.driver_connection.get_server_pid()  # type: ignore[union-attr]
+        pooled.close()
+        other = create_async_engine(settings.async_database_url)
+        async with other.connect() as connection:  # the server ends that one's session
+            ended = await connection.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        await other.dispose()
+        assert ended
+        with pytest.raises(SQLAlchemyError) as cut:
+            await statement.fetch(empty)
+        assert is_outage(cut.value)
+        assert await statement.fetch(empty) == []  # a new connection
+    finally:
         await db.dispose()
