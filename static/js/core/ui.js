@@ -176,6 +176,13 @@ export function announce(live, text) {
   });
 }
 
+/** Resolves once the browser has painted the page as it is now (a frame, then a task):
+ *  what can wait a frame (a dialog over a board just drawn) then runs in a task of its own
+ *  rather than lengthening the one that drew. */
+export function afterPaint() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 export function reducedMotion() {
   return motionQuery.matches;
 }

@@ -10,7 +10,7 @@
  */
 
 import { t } from '../../core/i18n.js';
-import { toast } from '../../core/ui.js';
+import { afterPaint, toast } from '../../core/ui.js';
 import { currentLook, loadStats, render } from './hud.js';
 import { askName } from './menu.js';
 import { playEvents } from './play.js';
@@ -145,6 +145,7 @@ export function boot() {
     fresh: async () => {
       if (await ctx.page.resume()) return;
       render();
+      await afterPaint(); // the page shows, then the New game dialog opens over it
       newGame();
     },
   });
