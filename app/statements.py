@@ -28,27 +28,39 @@ JSON_COLUMNS = ("state", "outcome")
 # game's guarded UPDATE and the log entries of the games it wrote. A statement is atomic
 # on its own, so it runs outside a transaction block: one round trip, where BEGIN, UPDATE,
 # INSERT and COMMIT took four (what a move at human pace, alone in its batch, paid).
+# The arrays come through a MATERIALIZED CTE, out of the planner's sight: seeing them,
+# it planned each execution anew for its arrays' lengths (a custom plan, 0.19 ms of
+# PostgreSQL's CPU a move); not seeing them, every plan is the same and the prepared
+# statement keeps one (the games still found by their primary key).
 ADVANCE_MANY_PG = text(
     """
-    WITH written AS (
+    WITH batch AS MATERIALIZED (
+        SELECT CAST(:id AS VARCHAR[]) AS id, CAST(:seen AS INTEGER[]) AS seen,
+            CAST(:version AS INTEGER[]) AS version, CAST(:state AS TEXT[]) AS state,
+            CAST(:status AS VARCHAR[]) AS status, CAST(:outcome AS TEXT[]) AS outcome,
+            CAST(:score AS BIGINT[]) AS score, CAST(:updated_ms AS BIGINT[]) AS updated_ms,
+            CAST(:deadline_ms AS BIGINT[]) AS deadline_ms,
+            CAST(:entry_game AS VARCHAR[]) AS entry_game,
+            CAST(:entry_ply AS INTEGER[]) AS entry_ply,
+            CAST(:entry_seat AS INTEGER[]) AS entry_seat,
+            CAST(:entry_move AS TEXT[]) AS entry_move,
+            CAST(:entry_at_ms AS BIGINT[]) AS entry_at_ms
+    ), written AS (
         UPDATE games SET version = b.version, state = b.state::json, status = b.status,
             outcome = b.outcome::json, score = b.score, updated_ms = b.updated_ms,
             deadline_ms = b.deadline_ms
-        FROM unnest(
-            CAST(:id AS VARCHAR[]), CAST(:seen AS INTEGER[]), CAST(:version AS INTEGER[]),
-            CAST(:state AS TEXT[]), CAST(:status AS VARCHAR[]), CAST(:outcome AS TEXT[]),
-            CAST(:score AS BIGINT[]), CAST(:updated_ms AS BIGINT[]),
-            CAST(:deadline_ms AS BIGINT[])
+        FROM batch, unnest(
+            batch.id, batch.seen, batch.version, batch.state, batch.status, batch.outcome,
+            batch.score, batch.updated_ms, batch.deadline_ms
         ) AS b(id, seen, version, state, status, outcome, score, updated_ms, deadline_ms)
         WHERE games.id = b.id AND games.version = b.seen
         RETURNING games.id
     ), appended AS (
         INSERT INTO moves (game_id, ply, seat, move, at_ms)
         SELECT e.game_id, e.ply, e.seat, e.move::json, e.at_ms
-        FROM unnest(
-            CAST(:entry_game AS VARCHAR[]), CAST(:entry_ply AS INTEGER[]),
-            CAST(:entry_seat AS INTEGER[]), CAST(:entry_move AS TEXT[]),
-            CAST(:entry_at_ms AS BIGINT[])
+        FROM batch, unnest(
+            batch.entry_game, batch.entry_ply, batch.entry_seat, batch.entry_move,
+            batch.entry_at_ms
         ) AS e(game_id, ply, seat, move, at_ms)
         WHERE e.game_id IN (SELECT id FROM written)
     )

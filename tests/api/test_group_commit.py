@@ -139,7 +139,7 @@ async def test_a_lone_move_is_one_statement_on_postgresql(settings: Settings) ->
         # one statement, no BEGIN, no COMMIT (besides it, asyncpg may have looked up the
         # array types on a connection's first use)
         assert [s[:40] for s in sent if "games" in s or "moves" in s] == [
-            "WITH written AS ( UPDATE games SET versi"
+            "WITH batch AS MATERIALIZED ( SELECT CAST"
         ]
         assert not [s for s in sent if s.upper().startswith(("BEGIN", "COMMIT", "START"))]
         log_entries = await svc.reads.log(game.id, owner)
