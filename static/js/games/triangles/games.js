@@ -33,9 +33,18 @@ function reset() {
   hideBubble();
 }
 
+let asking = false; // the New game dialog is up (or on its way): one ask at a time
+
 export async function newGame({ number = null } = {}) {
+  if (asking) return false;
   if (ctx.final.open) ctx.final.close();
-  const choice = await ctx.menu.ask({ number, look: currentLook() });
+  asking = true;
+  let choice;
+  try {
+    choice = await ctx.menu.ask({ number, look: currentLook() });
+  } finally {
+    asking = false;
+  }
   if (!choice) return false;
   return create(choice, number);
 }
