@@ -84,6 +84,9 @@ def serve(settings: Settings, host: str, port: int) -> None:
         ws_max_size=64 * 1024,
         # Game frames are small: compressing each costs more CPU than it saves bytes.
         ws_per_message_deflate=False,
+        # No pings from the server: clients ping, and a silent socket is closed
+        # (app/sockets.py SILENT_S), so an idle socket costs nothing on a timer.
+        ws_ping_interval=None,
         log_config=logging_config(settings),
         access_log=False,  # app.access writes one line per answer, with its route and id
         timeout_graceful_shutdown=max(1, int(settings.shutdown_s - LINGER_S - SHUTDOWN_RESERVE_S)),

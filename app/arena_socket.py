@@ -35,12 +35,15 @@ from app.services import Services
 from app.sockets import (
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
+    CLOSE_SILENT,
     CLOSE_TRY_AGAIN,
+    PONG_TEXT,
     admitted,
+    heard,
     refuse_in_outage,
     until_one_ends,
 )
-from app.wire import ArenaPaired, ArenaPairedFrame, PongFrame
+from app.wire import ArenaPaired, ArenaPairedFrame
 from engines.core.errors import AppCode
 
 router = APIRouter()
@@ -105,7 +108,10 @@ class ArenaConnection:
 
     async def read(self) -> None:
         while True:
-            frame = await self.ws.receive()
+            frame = await heard(self.ws)
+            if frame is None:
+                await self.close(CLOSE_SILENT, "silent too long")
+                return
             if frame["type"] == "websocket.disconnect":
                 return
             if not self.bucket.take():
@@ -115,7 +121,7 @@ class ArenaConnection:
                 RATE_LIMITED.labels("ws_messages").inc()
                 continue
             if '"ping"' in (frame.get("text") or ""):
-                await self.send_text(PongFrame().model_dump_json())
+                await self.send_text(PONG_TEXT)
 
     async def hold_lease(self, holding: bool) -> None:
         """Presence is advisory: if its store fails, the arena goes on regardless."""

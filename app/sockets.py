@@ -2,12 +2,14 @@
 shares: its admission on its player's and its address's socket slots, its refusal while
 the database is lost or the process drains, and its run (parts together until one ends).
 
-Closes: 1008 too many sockets, 1013 the database unavailable (come back shortly); while
-the process drains, a game's socket is refused with 503 before its handshake.
+Closes: 1008 too many sockets, 1013 the database unavailable (come back shortly), 4408
+silent too long (``heard``); while the process drains, a game's socket is refused with 503
+before its handshake.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -17,12 +19,14 @@ from anyio import ClosedResourceError
 from fastapi import WebSocket, WebSocketDisconnect
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.types import Message
 from uvicorn.protocols.utils import ClientDisconnected
 
 from app.errors import AppError, error_response
 from app.metrics import RATE_LIMITED
 from app.outage import is_outage
 from app.services import Services
+from app.wire import PongFrame
 from engines.core.errors import AppCode
 
 log = logging.getLogger("app.ws")  # the sockets' log, the name it had in app/ws.py
@@ -30,6 +34,14 @@ log = logging.getLogger("app.ws")  # the sockets' log, the name it had in app/ws
 CLOSE_POLICY = 1008
 CLOSE_TRY_AGAIN = 1013
 CLOSE_NOT_FOUND = 4404
+CLOSE_SILENT = 4408
+
+# The server sends no pings of its own: every client pings (core/socket.js and
+# arena/live.js every 25 s; a background tab the browser throttles, about once a minute),
+# and a client gone without a close frame (a phone that lost its network) shows by its
+# silence. So an idle socket costs its client's pings and nothing on a timer.
+SILENT_S = 90.0
+PONG_TEXT = PongFrame().model_dump_json()  # the answer to every ping, encoded once
 
 Part = Callable[[], Awaitable[None]]
 
@@ -70,6 +82,16 @@ async def admitted(ws: WebSocket, svc: Services, holder: str) -> AsyncIterator[b
                     await svc.admission.close_socket(player_id, address, holder)
                 except (RedisError, OSError) as exc:
                     log.warning("socket slot release failed (its lease runs out): %s", exc)
+
+
+async def heard(ws: WebSocket) -> Message | None:
+    """The client's next frame, or None when it has sent nothing for ``SILENT_S`` (the
+    caller closes the socket ``CLOSE_SILENT``, under its send lock)."""
+    try:
+        async with asyncio.timeout(SILENT_S):
+            return await ws.receive()
+    except TimeoutError:
+        return None
 
 
 async def refuse_while_draining(ws: WebSocket) -> None:

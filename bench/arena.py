@@ -67,6 +67,14 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+async def pinging(socket: Any) -> None:
+    """What the arena page does: a ping every 25 s (the server closes a socket silent
+    for 90 s)."""
+    while True:
+        await asyncio.sleep(25)
+        await socket.send('{"type":"ping"}')
+
+
 class Bot:
     """One scripted player on one process."""
 
@@ -124,25 +132,33 @@ class Bot:
                     additional_headers={"cookie": self.cookie},
                     max_size=None,
                 ) as socket:
-                    async for text in socket:
-                        frame = json.loads(text)
-                        if frame["type"] == "paired":
-                            self.paired_frames += 1
-                            self.next_game.put_nowait(frame["game_id"])
-                        elif frame["type"] == "standings":
-                            arena = frame["arena"]
-                            if arena["me"]["game_id"]:
-                                self.next_game.put_nowait(arena["me"]["game_id"])
-                            if arena["status"] == "over":
-                                self.over = True
-                                self.next_game.put_nowait("")
-                                return
+                    pinger = asyncio.create_task(pinging(socket))
+                    try:
+                        await self.read_arena(socket)
+                    finally:
+                        pinger.cancel()
             except (OSError, websockets.WebSocketException) as error:
                 self.errors.append(f"arena socket: {error!r}")
                 await asyncio.sleep(0.5)
             if time.time() * 1000 > ends_ms + 10_000:
                 self.over = True
                 self.next_game.put_nowait("")
+
+    async def read_arena(self, socket: Any) -> None:
+        """An arena socket's frames until it closes or the arena is over."""
+        async for text in socket:
+            frame = json.loads(text)
+            if frame["type"] == "paired":
+                self.paired_frames += 1
+                self.next_game.put_nowait(frame["game_id"])
+            elif frame["type"] == "standings":
+                arena = frame["arena"]
+                if arena["me"]["game_id"]:
+                    self.next_game.put_nowait(arena["me"]["game_id"])
+                if arena["status"] == "over":
+                    self.over = True
+                    self.next_game.put_nowait("")
+                    return
 
     async def play_arena(self, arena_id: str, ends_ms: int) -> None:
         follower = asyncio.create_task(self.follow(arena_id, ends_ms))

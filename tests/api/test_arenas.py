@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from app.arena_director import ArenaDirector
 from app.fair_play import PLACEMENT_GAMES
@@ -339,6 +340,20 @@ def test_the_arena_socket(client: Any, players: Any) -> None:
     with pytest.raises(Exception):  # noqa: B017 (the close comes as the client's error)
         with alice.websocket("/ws/arenas/nope") as socket:
             socket.receive_json()
+
+
+def test_a_silent_arena_socket_is_closed(
+    client: Any, players: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.sockets.SILENT_S", 0.3)
+    alice = named(players, client, "alice")[0]
+    arena_id = make_arena(alice)["id"]
+    with alice.websocket(f"/ws/arenas/{arena_id}") as socket:
+        assert socket.receive_json()["type"] == "standings"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                socket.receive_json()
+        assert closed.value.code == 4408
 
 
 def test_the_site_runs_its_own_arenas(make_client: Any, players: Any, settings: Any) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from typing import Any
 
 import pytest
@@ -150,6 +151,23 @@ def test_oversized_frame_closes_the_socket(alice_bob: Any) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             receive(ws)
         assert closed.value.code == 1009
+
+
+def test_a_socket_is_kept_by_its_pings_and_closed_when_silent(
+    alice_bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.sockets.SILENT_S", 0.4)
+    alice, _ = alice_bob
+    game = alice.new_game("tally")
+    with alice.websocket(f"/ws/games/{game['id']}") as ws:
+        receive(ws)
+        for _ in range(4):  # 0.8 s in all, each ping within the 0.4 s
+            time.sleep(0.2)
+            ws.send_text('{"type":"ping"}')  # the browser's bytes
+            assert receive(ws) == {"type": "pong"}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)  # nothing sent: closed once 0.4 s pass
+        assert closed.value.code == 4408
 
 
 def test_flood_is_rate_limited_then_closed(alice_bob: Any) -> None:

@@ -8,12 +8,14 @@
  *   live.refresh()   GET now (→ the arena, or null after onError)
  *   live.close()
  *   s: "open" | "closed"; a socket closed with 4403/4404 (private, unknown) is not reopened
+ * The socket pings every 25 s: the server closes one silent for 90 s.
  */
 
 import { api } from '../core/api.js';
 /** @import { Arena } from '../types/wire' */
 
 const POLL_MS = 5000; // while the socket is down
+const PING_MS = 25_000;
 const RETRY_MS = [500, 1000, 2000, 5000, 10_000, 15_000];
 const FINAL = new Set([1008, 4403, 4404]);
 
@@ -28,6 +30,7 @@ export function arenaLive(id, key, on) {
   let attempt = 0;
   let retry = 0;
   let poll = 0;
+  let ping = 0;
   let closed = false;
   let busy = null;
 
@@ -62,6 +65,8 @@ export function arenaLive(id, key, on) {
     socket.addEventListener('open', () => {
       attempt = 0;
       polling(false);
+      clearInterval(ping);
+      ping = setInterval(() => socket.send('{"type":"ping"}'), PING_MS);
       on.onStatus?.('open');
       refresh();
     });
@@ -78,6 +83,7 @@ export function arenaLive(id, key, on) {
     socket.addEventListener('close', (event) => {
       if (ws !== socket) return;
       ws = null;
+      clearInterval(ping);
       on.onStatus?.('closed');
       if (closed || FINAL.has(event.code)) return;
       polling(true);
@@ -101,6 +107,7 @@ export function arenaLive(id, key, on) {
     close() {
       closed = true;
       clearTimeout(retry);
+      clearInterval(ping);
       polling(false);
       window.removeEventListener('online', wake);
       document.removeEventListener('visibilitychange', wake);

@@ -8,7 +8,8 @@
  *   const socket = new GameSocket(gameId, {onState, onMove, onMessage, onStatus}, {since, ApiError, t})
  *       connects to ws(s)://<host>/ws/games/<id>?since=<last version>, reconnects with
  *       back-off (0.5 s … 15 s, and at once when the browser comes back online or the
- *       tab becomes visible), pings every 25 s.
+ *       tab becomes visible), pings every 25 s (the server closes a socket silent for
+ *       90 s, with 4408: it is reopened like any other).
  *     onState(msg)   {type:"state", version, view, status, outcome, players, missed?, ...}:
  *                    a full snapshot (on connect, on reconnect, after a sync); render it whole
  *     onMove(msg)    {type:"move", version, view, events, status, outcome}: the next move
