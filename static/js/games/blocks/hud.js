@@ -16,7 +16,7 @@
 import { syncServerActions } from '../../core/connection.js';
 import { formatNumber, plural, t } from '../../core/i18n.js';
 import { dayText, intlReady } from '../../core/intl.js';
-import { animate, announce, easeOut, el, formatTime, reducedMotion } from '../../core/ui.js';
+import { afterPaint, animate, announce, easeOut, el, formatTime, reducedMotion } from '../../core/ui.js';
 import { modesOf } from './menu.js';
 
 const NOTICE_MS = 2600;
@@ -49,7 +49,7 @@ export class Hud {
     if (!daily) return;
     // The daily's date, once a worker has loaded the formatters' data (core/intl.js): the
     // page's first date formatter loads it in one long task (195 ms on a phone 4× slower).
-    intlReady().then(() => {
+    afterPaint().then(intlReady).then(() => {
       if (sub.textContent !== shown) return; // since replaced (an error, another game)
       sub.textContent = `${dayText(daily)} · ${shown}`;
     });
