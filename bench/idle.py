@@ -38,13 +38,19 @@ from tests.servers import fresh_postgres_database, migrate, start_app, stop  # n
 PING_S = 25.0  # core/api.js PING_MS
 
 
-async def pinging(socket: Any, rng: random.Random, until: float) -> None:
-    """A browser's idle socket: a ping every 25 s (the first at a random point of the
-    interval, so the sockets do not ping in step), its pongs read and dropped."""
-    await asyncio.sleep(min(PING_S * rng.random(), until - time.perf_counter()))
-    while (left := until - time.perf_counter()) > 0:
-        await socket.send('{"type":"ping"}')  # the browser's bytes (JSON.stringify)
-        await asyncio.sleep(min(PING_S, left))
+async def pinging(socket: Any, rng: random.Random, stop: asyncio.Event) -> None:
+    """A browser's idle socket: a ping every 25 s from its opening on (the first at a
+    random point of the interval, so the sockets do not ping in step) until ``stop``. The
+    server closes a socket silent for 90 s (4408): one that waited for thousands of
+    others to be made and connected would be gone before the measuring began."""
+    delay = PING_S * rng.random()
+    while True:
+        try:
+            await asyncio.wait_for(stop.wait(), delay)
+            return
+        except TimeoutError:
+            await socket.send('{"type":"ping"}')  # the browser's bytes (JSON.stringify)
+        delay = PING_S
 
 
 async def drain(socket: Any) -> int:
@@ -67,10 +73,20 @@ async def create_games(base_url: str, games: int, clock: str) -> list[online.Mat
     return matches
 
 
-async def connect(base_url: str, matches: list[online.Match]) -> None:
+async def connect(
+    base_url: str, matches: list[online.Match], rng: random.Random, stop: asyncio.Event
+) -> list[asyncio.Task[Any]]:
+    """Every seat's socket, each pinging (``pinging``) and read (``drain``) from its
+    opening on; returns those tasks."""
     ws_base = base_url.replace("http://", "ws://")
+    tasks: list[asyncio.Task[Any]] = []
     for start in range(0, len(matches), 50):
-        await asyncio.gather(*(m.connect([ws_base]) for m in matches[start : start + 50]))
+        batch = matches[start : start + 50]
+        await asyncio.gather(*(m.connect([ws_base]) for m in batch))
+        for socket in (socket for match in batch for socket in match.sockets):
+            tasks.append(asyncio.create_task(pinging(socket, rng, stop)))
+            tasks.append(asyncio.create_task(drain(socket)))
+    return tasks
 
 
 async def measure(
@@ -79,19 +95,19 @@ async def measure(
     at_start = online.proc_usage(pid)["rss_mib"]
     matches = await create_games(base_url, games, clock)
     created = online.proc_usage(pid)["rss_mib"]
-    await connect(base_url, matches)
+    stop = asyncio.Event()
+    tasks = await connect(base_url, matches, random.Random(games), stop)
     sockets = [socket for match in matches for socket in match.sockets]
     await asyncio.sleep(2.0)  # the joins' notices and first leases settle
-    rng = random.Random(games)
     before = online.proc_usage(pid)
     began = time.perf_counter()
-    readers = [asyncio.create_task(drain(socket)) for socket in sockets]
-    await asyncio.gather(*(pinging(s, rng, began + seconds) for s in sockets))
+    await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - began
     after = online.proc_usage(pid)
+    stop.set()
     for socket in sockets:
         await socket.close()
-    frames = sum(await asyncio.gather(*readers))
+    frames = sum(count for count in await asyncio.gather(*tasks) if count is not None)
     cpu_s = after["cpu_s"] - before["cpu_s"]
     return {
         "games": games,
