@@ -159,8 +159,11 @@ def test_the_offline_banner_is_a_full_width_bar_over_no_control(
     expect(page.locator("body")).to_have_attribute("data-connection", "offline")
     banner = page.locator("#connection-banner")
     expect(banner).to_be_visible()
+    # the stages give up the banner's height once --offline-h holds it (a ResizeObserver
+    # keeps it: a banner that wraps to two lines is caught up a frame later)
     page.wait_for_function(
-        "() => getComputedStyle(document.body).getPropertyValue('--offline-h') !== ''"
+        """() => getComputedStyle(document.body).getPropertyValue('--offline-h')
+                 === `${document.getElementById('connection-banner').offsetHeight}px`"""
     )
     bar = box(page, "#connection-banner")
     assert bar["width"] >= PHONE["width"] - 1, bar  # across the page
