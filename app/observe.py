@@ -31,7 +31,7 @@ NO_CLOSE_CODE = 1006  # the connection ended without a close frame
 # Labels come from bounded sets: a client choosing its method or close code must not be
 # able to make a new series (and its memory) per request.
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-CLOSE_CODES = frozenset({1000, 1001, 1005, 1006, 1008, 1009, 1011, 1012, 1013, 4404, 4408})
+CLOSE_CODES = frozenset({1000, 1001, 1005, 1006, 1008, 1009, 1011, 1012, 1013, 4403, 4404, 4408})
 
 
 def method_label(method: str) -> str:
