@@ -35,7 +35,6 @@ from app.services import Services
 from app.sockets import (
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
-    CLOSE_SILENT,
     CLOSE_TRY_AGAIN,
     PONG_TEXT,
     admitted,
@@ -108,10 +107,7 @@ class ArenaConnection:
 
     async def read(self) -> None:
         while True:
-            frame = await heard(self.ws)
-            if frame is None:
-                await self.close(CLOSE_SILENT, "silent too long")
-                return
+            frame = await heard(self.ws, self.close)
             if frame["type"] == "websocket.disconnect":
                 return
             if not self.bucket.take():

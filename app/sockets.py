@@ -84,14 +84,16 @@ async def admitted(ws: WebSocket, svc: Services, holder: str) -> AsyncIterator[b
                     log.warning("socket slot release failed (its lease runs out): %s", exc)
 
 
-async def heard(ws: WebSocket) -> Message | None:
-    """The client's next frame, or None when it has sent nothing for ``SILENT_S`` (the
-    caller closes the socket ``CLOSE_SILENT``, under its send lock)."""
+async def heard(ws: WebSocket, close: Callable[[int, str], Awaitable[None]]) -> Message:
+    """The client's next frame; when it has sent nothing for ``SILENT_S``, the socket is
+    closed ``CLOSE_SILENT`` through ``close`` (the connection's, under its send lock) and
+    this is the disconnect, as if the client had gone."""
     try:
         async with asyncio.timeout(SILENT_S):
             return await ws.receive()
     except TimeoutError:
-        return None
+        await close(CLOSE_SILENT, "silent too long")
+        return {"type": "websocket.disconnect", "code": CLOSE_SILENT}
 
 
 async def refuse_while_draining(ws: WebSocket) -> None:

@@ -39,7 +39,6 @@ from app.services import Services
 from app.sockets import (
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
-    CLOSE_SILENT,
     CLOSE_TRY_AGAIN,
     PONG_TEXT,
     admitted,
@@ -230,10 +229,7 @@ class Connection:
 
     async def read(self) -> None:
         while True:
-            frame = await heard(self.ws)
-            if frame is None:
-                await self.close(CLOSE_SILENT, "silent too long")
-                return
+            frame = await heard(self.ws, self.close)
             if frame["type"] == "websocket.disconnect":
                 return
             text = frame.get("text")

@@ -44,6 +44,8 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import online  # noqa: E402  (bench/online.py, this folder)
+
 from app.identity import COOKIE, CookieSigner  # noqa: E402
 from engines.core.replay import replay  # noqa: E402
 from engines.registry import ENGINES  # noqa: E402
@@ -65,14 +67,6 @@ def cpu_s(pid: int) -> float:
     """A process's CPU time (user + system), from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-async def pinging(socket: Any) -> None:
-    """What the arena page does: a ping every 25 s (the server closes a socket silent
-    for 90 s)."""
-    while True:
-        await asyncio.sleep(25)
-        await socket.send('{"type":"ping"}')
 
 
 class Bot:
@@ -132,7 +126,7 @@ class Bot:
                     additional_headers={"cookie": self.cookie},
                     max_size=None,
                 ) as socket:
-                    pinger = asyncio.create_task(pinging(socket))
+                    pinger = asyncio.create_task(online.pinging(socket, self.rng))
                     try:
                         await self.read_arena(socket)
                     finally:

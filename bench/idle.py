@@ -35,23 +35,6 @@ import online  # noqa: E402  (bench/online.py, this folder)
 
 from tests.servers import fresh_postgres_database, migrate, start_app, stop  # noqa: E402
 
-PING_S = 25.0  # core/api.js PING_MS
-
-
-async def pinging(socket: Any, rng: random.Random, stop: asyncio.Event) -> None:
-    """A browser's idle socket: a ping every 25 s from its opening on (the first at a
-    random point of the interval, so the sockets do not ping in step) until ``stop``. The
-    server closes a socket silent for 90 s (4408): one that waited for thousands of
-    others to be made and connected would be gone before the measuring began."""
-    delay = PING_S * rng.random()
-    while True:
-        try:
-            await asyncio.wait_for(stop.wait(), delay)
-            return
-        except TimeoutError:
-            await socket.send('{"type":"ping"}')  # the browser's bytes (JSON.stringify)
-        delay = PING_S
-
 
 async def drain(socket: Any) -> int:
     """Reads whatever the server sends (pongs, presence notices); returns the count."""
@@ -74,19 +57,21 @@ async def create_games(base_url: str, games: int, clock: str) -> list[online.Mat
 
 
 async def connect(
-    base_url: str, matches: list[online.Match], rng: random.Random, stop: asyncio.Event
-) -> list[asyncio.Task[Any]]:
-    """Every seat's socket, each pinging (``pinging``) and read (``drain``) from its
-    opening on; returns those tasks."""
+    base_url: str, matches: list[online.Match], rng: random.Random
+) -> tuple[list[asyncio.Task[None]], list[asyncio.Task[int]]]:
+    """Every seat's socket, each pinging and read from its opening on (one that waited
+    for thousands of others to be made and connected would have been closed as silent
+    before the measuring began): the pingers' and the readers' tasks."""
     ws_base = base_url.replace("http://", "ws://")
-    tasks: list[asyncio.Task[Any]] = []
+    pingers: list[asyncio.Task[None]] = []
+    readers: list[asyncio.Task[int]] = []
     for start in range(0, len(matches), 50):
         batch = matches[start : start + 50]
         await asyncio.gather(*(m.connect([ws_base]) for m in batch))
         for socket in (socket for match in batch for socket in match.sockets):
-            tasks.append(asyncio.create_task(pinging(socket, rng, stop)))
-            tasks.append(asyncio.create_task(drain(socket)))
-    return tasks
+            pingers.append(asyncio.create_task(online.pinging(socket, rng)))
+            readers.append(asyncio.create_task(drain(socket)))
+    return pingers, readers
 
 
 async def measure(
@@ -95,8 +80,7 @@ async def measure(
     at_start = online.proc_usage(pid)["rss_mib"]
     matches = await create_games(base_url, games, clock)
     created = online.proc_usage(pid)["rss_mib"]
-    stop = asyncio.Event()
-    tasks = await connect(base_url, matches, random.Random(games), stop)
+    pingers, readers = await connect(base_url, matches, random.Random(games))
     sockets = [socket for match in matches for socket in match.sockets]
     await asyncio.sleep(2.0)  # the joins' notices and first leases settle
     before = online.proc_usage(pid)
@@ -104,10 +88,11 @@ async def measure(
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - began
     after = online.proc_usage(pid)
-    stop.set()
+    for pinger in pingers:
+        pinger.cancel()
     for socket in sockets:
         await socket.close()
-    frames = sum(count for count in await asyncio.gather(*tasks) if count is not None)
+    frames = sum(await asyncio.gather(*readers))
     cpu_s = after["cpu_s"] - before["cpu_s"]
     return {
         "games": games,

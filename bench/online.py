@@ -53,6 +53,7 @@ from tests.servers import migrate, start_uvicorn, stop  # noqa: E402
 
 SECRET = "bench-secret"
 MOVES_PER_MATCH = 20
+PING_S = 25.0  # static/js/core/socket.js and arena/live.js PING_MS
 
 
 class Match:
@@ -223,6 +224,16 @@ async def next_move(socket: Any, version: int) -> dict[str, Any]:
         message = await next_of(socket, "move")
         if message["version"] >= version:
             return message
+
+
+async def pinging(socket: Any, rng: random.Random) -> None:
+    """What a page's socket does: a ping every 25 s (the first at a random point of the
+    interval, so sockets opened together do not ping in step), until cancelled. The
+    server closes a socket silent for 90 s."""
+    await asyncio.sleep(PING_S * rng.random())
+    while True:
+        await socket.send('{"type":"ping"}')  # the browser's bytes (JSON.stringify)
+        await asyncio.sleep(PING_S)
 
 
 def proc_usage(pid: int) -> dict[str, float]:
