@@ -41,7 +41,11 @@ def test_two_players_meet_on_one_game(desktop: Any, phone: Any) -> None:
 
 def test_cancel_returns_to_idle_and_leaves_the_pool(desktop: Any, phone: Any) -> None:
     alice = desktop.new_page()
-    play_now(alice, "5+3")
+    # The seek is in the pool once its POST is answered ("waiting" shows at once: a
+    # Cancel before the answer withdraws it only then, after the page says idle).
+    posted = re.compile(r".*/api/seeks$")
+    with alice.expect_response(lambda r: bool(posted.match(r.url)) and r.request.method == "POST"):
+        play_now(alice, "5+3")
     section = alice.locator("#seek-section")
     expect(section).to_have_attribute("data-seek", "waiting")
     cancel = alice.locator('[data-action="seek-cancel"]')
