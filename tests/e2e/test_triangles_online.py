@@ -218,6 +218,7 @@ def test_invitation_cancelled_and_listed_in_the_lobby(browser: Any, server_url: 
     try:
         alice, problems = page_of(alice_ctx, "/play/triangles")
         dialog = alice.locator("#tri-new")
+        expect(dialog).to_be_visible()  # a forced check does not wait for the boot to open it
         dialog.locator('input[name="tri-kind"][value="online"]').check(force=True)
         public = dialog.locator("#tri-new-public")
         if not public.is_checked():
