@@ -29,7 +29,7 @@
 import { createBoardCanvas } from '../../core/canvas.js';
 import { animate, easeOut, reducedMotion } from '../../core/ui.js';
 import { readColors } from './paint.js';
-import { drawScene, fitField, starPoint } from './scene.js';
+import { drawScene, fieldBox, fitField, starPoint } from './scene.js';
 /** @import { TrianglesEvent, TrianglesView } from '../../types/wire' */
 
 const LINE_MS = 260;
@@ -58,6 +58,12 @@ export function createBoard(container) {
   let refusedTimer = 0;
 
   const surface = createBoardCanvas(container, draw);
+  // The field (fill, glows, edge) is a box of CSS behind the canvas, on the field's place.
+  const field = document.createElement('div');
+  field.className = 'tri-field-face';
+  field.hidden = true;
+  container.prepend(field);
+  let fieldPlace = '';
   window.addEventListener('themechange', () => {
     colors = readColors(container);
     surface.requestDraw();
@@ -96,11 +102,21 @@ export function createBoard(container) {
 
   function draw(ctx, width, height) {
     if (!s.view) return;
-    if (!drawScene(ctx, s, fitField(s.view, width, height), colors)) {
-      surface.requestDraw(); // the field alone: the rest in the next frame
-      return;
-    }
+    const fit = fitField(s.view, width, height);
+    placeField(fit);
+    drawScene(ctx, s, fit, colors);
     container.dataset.starNumbers = s.numbers ? String(s.view.stars.length) : '0';
+  }
+
+  /** The field's box follows the frame's fit; its style is written only when it moved. */
+  function placeField(fit) {
+    const { x, y, w, h } = fieldBox(fit);
+    const place = `${x}|${y}|${w}|${h}`;
+    if (place === fieldPlace) return;
+    fieldPlace = place;
+    Object.assign(field.style, { left: `${x}px`, top: `${y}px`, width: `${w}px`, height: `${h}px` });
+    field.style.setProperty('--glow-r', `${Math.max(w, h) * 0.55}px`);
+    field.hidden = false;
   }
 
   /* ------------------------------------------------------------ state ------------- */

@@ -5,7 +5,7 @@
 
 import { cssVars } from '../../core/theme.js';
 
-const NAMES = ['--p1', '--p2', '--tri-field', '--tri-field-edge', '--tri-glow-1', '--tri-glow-2', '--tri-star',
+const NAMES = ['--p1', '--p2', '--tri-field', '--tri-star',
   '--tri-star-glow', '--tri-refused', '--focus', '--tri-fill-alpha', '--tri-hatch', '--tri-hint-halo'];
 
 export function readColors(node) {
@@ -14,9 +14,6 @@ export function readColors(node) {
   return {
     p: [get('--p1', '#ff5a36'), get('--p2', '#3d8bff')],
     field: get('--tri-field', '#0d1436'),
-    fieldEdge: get('--tri-field-edge', 'rgba(172,186,255,0.2)'),
-    glow1: get('--tri-glow-1', 'transparent'),
-    glow2: get('--tri-glow-2', 'transparent'),
     star: get('--tri-star', '#f4f1ff'),
     starGlow: get('--tri-star-glow', 'rgba(200,210,255,0.35)'),
     danger: get('--tri-refused', '#ff6b64'),

@@ -1,15 +1,15 @@
 /**
  * scene — one frame of the Triangles field, painted from the board's state (board.js):
- * the field, the filled triangles, the lines (the last one glowing), the pending line, a
- * review's better line (hint), a refused line with the star or line in its way, the rubber band, the stars with the
- * selection, hover, snap and keyboard rings, and while a review is shown (numbers) each
- * star's number. It reads only what it is handed.
+ * the filled triangles, the lines (the last one glowing), the pending line, a review's
+ * better line (hint), a refused line with the star or line in its way, the rubber band,
+ * the stars with the selection, hover, snap and keyboard rings, and while a review is
+ * shown (numbers) each star's number. It reads only what it is handed; the field under
+ * them (its fill, glows and edge) is CSS's, placed by the board on fieldBox.
  *
- *   drawScene(ctx, s, fit, colors) → drawn
- *                                    s: the board's state {view, lines, triangles, pending,
+ *   drawScene(ctx, s, fit, colors)   s: the board's state {view, lines, triangles, pending,
  *                                    hint, numbers, refused, band, selected, hover, cursor,
- *                                    cursorVisible, activeSeat, last}; fit: fitField's;
- *                                    drawn: false on a canvas's first frame (its field alone)
+ *                                    cursorVisible, activeSeat, last}; fit: fitField's
+ *   fieldBox(fit) → {x, y, w, h}     the field's box (CSS px), painted behind the canvas
  *   fitField(view, width, height) → fit   the field scaled into the canvas (a quarter turn
  *                                    round when that is much larger), the star size:
  *                                    {scale, ox, oy, w, h, turn, r}
@@ -44,15 +44,10 @@ export function starPoint(view, fit, i) {
   return { x: fit.ox + x * fit.scale, y: fit.oy + y * fit.scale };
 }
 
-/** Paints one frame: the field, triangles, lines, the pending and refused lines, the band,
- *  the stars; true. A canvas's first frame is its field alone (making the field's bitmap is
- *  the costliest part of a frame), and false: the caller draws the next frame, so a slow
- *  phone spends two short tasks on the board's first picture, not one long one. */
+/** Paints one frame on a cleared canvas: the triangles, lines, the pending and refused
+ *  lines, the band, the stars. The field under them is not the canvas's (fieldBox). */
 export function drawScene(ctx, s, fit, colors) {
   const pen = { s, fit, colors, point: (i) => starPoint(s.view, fit, i) };
-  const first = !fields.has(ctx.canvas);
-  drawField(ctx, pen);
-  if (first) return false;
   for (const tri of s.triangles) drawTriangle(ctx, pen, tri);
   const lineWidth = Math.max(2.2, Math.min(3.4, fit.r * 0.62));
   for (const line of s.lines) drawLine(ctx, pen, line, lineWidth);
@@ -62,66 +57,14 @@ export function drawScene(ctx, s, fit, colors) {
   if (s.band) drawBand(ctx, pen, s.band, lineWidth);
   drawStars(ctx, pen);
   if (s.numbers) drawNumbers(ctx, pen);
-  return true;
 }
 
-// The field (its fill, two glows and edge) is painted once per canvas, size, pixel ratio and
-// colours into a bitmap the canvas's size, and copied in every frame: the glows, two radial
-// gradients over the whole field, were the costly part of each frame on a slow phone. The
-// canvas is cleared before each frame and the field comes first, so the copy is the same
-// picture.
-const fields = new WeakMap(); // canvas → {key, image}
-
-function drawField(ctx, pen) {
-  const { fit, colors } = pen;
-  const box = {
-    x: fit.ox - PAD + 1,
-    y: fit.oy - PAD + 1,
-    w: fit.w + 2 * PAD - 2,
-    h: fit.h + 2 * PAD - 2,
-  };
-  const { canvas } = ctx;
-  const m = ctx.getTransform();
-  const key = [canvas.width, canvas.height, m.a, m.b, m.c, m.d, m.e, m.f, box.x, box.y, box.w, box.h,
-    colors.field, colors.glow1, colors.glow2, colors.fieldEdge].join('|');
-  let field = fields.get(canvas);
-  if (field?.key !== key) {
-    // a canvas, not an OffscreenCanvas: copied from one, the field's anti-aliased edge came
-    // out a few levels apart (premultiplied alpha), from a canvas it is the same pixels
-    const image = Object.assign(document.createElement('canvas'), { width: canvas.width, height: canvas.height });
-    const paint = image.getContext('2d');
-    paint.setTransform(m);
-    paintField(paint, box, colors);
-    field = { key, image };
-    fields.set(canvas, field);
-  }
-  ctx.save();
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.drawImage(field.image, 0, 0);
-  ctx.restore();
-}
-
-function paintField(ctx, { x, y, w, h }, colors) {
-  ctx.save();
-  ctx.beginPath();
-  ctx.roundRect(x, y, w, h, 18);
-  ctx.fillStyle = colors.field;
-  ctx.fill();
-  ctx.clip();
-  for (const [cx, cy, glow] of [[x + w * 0.18, y + h * 0.22, colors.glow1], [x + w * 0.85, y + h * 0.78, colors.glow2]]) {
-    if (glow === 'transparent') continue;
-    const g = ctx.createRadialGradient(cx, cy, 0, cx, cy, Math.max(w, h) * 0.55);
-    g.addColorStop(0, glow);
-    g.addColorStop(1, 'rgba(0,0,0,0)');
-    ctx.fillStyle = g;
-    ctx.fillRect(x, y, w, h);
-  }
-  ctx.restore();
-  ctx.beginPath();
-  ctx.roundRect(x + 0.5, y + 0.5, w - 1, h - 1, 18);
-  ctx.strokeStyle = colors.fieldEdge;
-  ctx.lineWidth = 1;
-  ctx.stroke();
+/** The field's box on the canvas (CSS px), PAD round the stars less its edge: where the
+ *  board places the field (its fill, glows and edge), which CSS paints behind the canvas.
+ *  Painted on the canvas, its two radial gradients over the whole field were a slow phone's
+ *  longest task of the page; the browser paints CSS gradients off the main thread. */
+export function fieldBox(fit) {
+  return { x: fit.ox - PAD + 1, y: fit.oy - PAD + 1, w: fit.w + 2 * PAD - 2, h: fit.h + 2 * PAD - 2 };
 }
 
 function trianglePath(ctx, pen, tri) {
