@@ -103,18 +103,22 @@ export function createBoard(container) {
   function draw(ctx, width, height) {
     if (!s.view) return;
     const fit = fitField(s.view, width, height);
-    placeField(fit);
+    placeField(fit, width, height);
     drawScene(ctx, s, fit, colors);
     container.dataset.starNumbers = s.numbers ? String(s.view.stars.length) : '0';
   }
 
-  /** The field's box follows the frame's fit; its style is written only when it moved. */
-  function placeField(fit) {
+  /** The field's box follows the frame's fit; its style is written only when it moved. In
+   *  fractions of the board's box: when the box changes size, the field keeps inside it
+   *  until the next frame places it anew. */
+  function placeField(fit, width, height) {
     const { x, y, w, h } = fieldBox(fit);
-    const place = `${x}|${y}|${w}|${h}`;
+    const place = `${x}|${y}|${w}|${h}|${width}|${height}`;
     if (place === fieldPlace) return;
     fieldPlace = place;
-    Object.assign(field.style, { left: `${x}px`, top: `${y}px`, width: `${w}px`, height: `${h}px` });
+    const across = (v) => `${(v / width) * 100}%`;
+    const down = (v) => `${(v / height) * 100}%`;
+    Object.assign(field.style, { left: across(x), top: down(y), width: across(w), height: down(h) });
     field.style.setProperty('--glow-r', `${Math.max(w, h) * 0.55}px`);
     field.hidden = false;
   }
