@@ -760,7 +760,9 @@ def test_a_drop_before_the_next_frame_meets_the_cells_that_frame_shows(
         const frame = () => new Promise((done) => requestAnimationFrame(done));
         const frames = async () => { await frame(); await frame(); };
         const box = document.createElement('div');
-        box.style.cssText = 'position: relative; width: 600px; height: 600px';
+        // fixed: the lobby's lists fill in above the page's end meanwhile, and the rect
+        // read once below must stay where the box is
+        box.style.cssText = 'position: fixed; left: 0; top: 0; width: 600px; height: 600px';
         document.body.append(box);
         const board = new Board(box);
         board.setSize(8, 8);
