@@ -226,8 +226,10 @@ def start_game(
     stars: int = 24,
     field: str = "phone",
     again: bool = False,
+    public: bool | None = None,
 ) -> None:
-    """Fills in the New game dialog (which /play/triangles opens by itself) and starts."""
+    """Fills in the New game dialog (which /play/triangles opens by itself) and starts;
+    ``public``: an online game listed in the lobby's open games or not (None: as it is)."""
     dialog = page.locator("#tri-new")
     # Booted: the dialog open by itself, or a game on screen (only then is "New" clicked:
     # a click before the boot's dialog opens would be caught by it).
@@ -240,9 +242,10 @@ def start_game(
         dialog.locator(f'input[name="tri-level"][value="{level}"]').check(force=True)
     dialog.locator(f'input[name="tri-fieldshape"][value="{field}"]').check(force=True)
     dialog.locator(f'input[name="tri-stars"][value="{stars}"]').check(force=True)
-    switch = dialog.locator("#tri-new-again")
-    if switch.is_checked() != again:
-        switch.click()
+    for selector, on in (("#tri-new-again", again), ("#tri-new-public", public)):
+        switch = dialog.locator(selector)
+        if on is not None and switch.is_checked() != on:
+            switch.click()
     dialog.locator("#tri-new-start").click()
     expect(dialog).to_be_hidden()
     if kind != "online":

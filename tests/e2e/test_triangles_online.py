@@ -217,13 +217,7 @@ def test_invitation_cancelled_and_listed_in_the_lobby(browser: Any, server_url: 
     bob_ctx = context(browser, server_url, "phone")
     try:
         alice, problems = page_of(alice_ctx, "/play/triangles")
-        dialog = alice.locator("#tri-new")
-        expect(dialog).to_be_visible()  # a forced check does not wait for the boot to open it
-        dialog.locator('input[name="tri-kind"][value="online"]').check(force=True)
-        public = dialog.locator("#tri-new-public")
-        if not public.is_checked():
-            public.click()
-        dialog.locator("#tri-new-start").click()
+        start_game(alice, kind="online", public=True)
         give_name(alice, "Alice")
         expect(alice.locator("#tri-invite-public")).to_be_visible()
         gid = game_id(alice)

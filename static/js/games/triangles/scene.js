@@ -320,9 +320,11 @@ function drawNumbers(ctx, pen) {
   ctx.lineWidth = 3;
   ctx.strokeStyle = colors.field;
   ctx.fillStyle = colors.star;
-  // the field's edges: a number that would cross one goes to the star's other side
-  const right = fit.ox + fit.w + PAD - 2;
-  const top = fit.oy - PAD + 2;
+  // the field's edges, inside its 1 px border: a number that would cross one goes to the
+  // star's other side
+  const field = fieldBox(fit);
+  const right = field.x + field.w - 1;
+  const top = field.y + 1;
   const gap = fit.r + 3; // clear of the star and of the rings at a better line's ends
   for (const [i] of s.view.stars.entries()) {
     const p = point(i);
