@@ -91,7 +91,8 @@ def start_uvicorn(
     command = [
         sys.executable, "-m", "uvicorn", application,
         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-        "--ws-per-message-deflate", "false", "--no-server-header",  # as app/__main__.py
+        "--ws", "websockets-sansio", "--ws-per-message-deflate", "false",
+        "--no-server-header",  # as app/__main__.py
     ]  # fmt: skip
     with log.open("wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
