@@ -6,6 +6,16 @@ game's channel while it has watchers of that game and fans messages out locally.
 Redis connection is logged and re-established with back-off; channels are re-subscribed.
 Watchers that missed messages while it was down catch up on their own (clients resume
 from their last version), so the hub never needs to replay.
+
+A move of a game that no other process listens to is not sent through Redis at all: a
+publish's answer counts the processes subscribed to the game's channel, and while it says
+this process alone, the game's next moves stay here (its publish and its own echo had
+been an eighth of a move's CPU at human pace, every game's sockets on the process nginx
+routes it to). A process that subscribes to a game announces it on the channel
+(``INTEREST``); the others then send that game's moves again, starting with the last one
+they kept back, which tells the newcomer's sockets of any move they read too early to see
+(a gap in versions makes a socket read the state again, app/ws.py). Other messages are
+rare and always sent.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ REDIS_CONNECTIONS = 50
 REDIS_WAIT_S = 5.0
 STARTUP_WAIT_S = 3.0
 STOP_SEND_S = 2.0  # at a stop, how long the messages still being published may take
+INTEREST = b"interest"  # after the origin: a process has just subscribed to this channel
 
 
 class Resync:
@@ -176,6 +187,10 @@ class RedisHub:
         self._sending: set[asyncio.Task[None]] = set()  # publishes under way
         self._publish_failing = False
         self._follow: Callable[[str, HubMove], None] | None = None
+        self._subscribed: set[str] = set()  # games whose subscription Redis confirmed
+        self._alone: set[str] = set()  # subscribed games no other process listens to
+        self._kept_back: dict[str, bytes] = {}  # an alone game's last move, not sent
+        self._interests_heard = 0  # other processes' INTEREST messages, any game
 
     def on_foreign_move(self, follow: Callable[[str, HubMove], None]) -> None:
         """``follow(game_id, move)`` hears of each move another process committed, before
@@ -213,14 +228,26 @@ class RedisHub:
         (tasks start in the order they are made, so messages keep their order)."""
         self.subscribers.deliver(game_id, message)
         payload = self.origin + message.model_dump_json().encode()
-        sending = asyncio.create_task(self._send(game_id, payload))
+        move = isinstance(message, HubMove)
+        if move and game_id in self._alone:
+            self._kept_back[game_id] = payload
+            return
+        self._send_soon(game_id, payload, move)
+
+    def _send_soon(self, game_id: str, payload: bytes, move: bool = False) -> None:
+        sending = asyncio.create_task(self._send(game_id, payload, move))
         self._sending.add(sending)
         sending.add_done_callback(self._sending.discard)
 
-    async def _send(self, game_id: str, payload: bytes) -> None:
+    async def _send(self, game_id: str, payload: bytes, move: bool = False) -> None:
         started = time.perf_counter()
+        # Whether the answer can say "this process alone": subscribed (it counts itself)
+        # and no INTEREST heard meanwhile (one may come before a publish's answer that
+        # Redis counted before the newcomer subscribed).
+        could_be_alone = move and game_id in self._subscribed
+        interests = self._interests_heard
         try:
-            await self._published((self.CHANNEL_PREFIX + game_id, payload))
+            receivers = await self._published((self.CHANNEL_PREFIX + game_id, payload))
         except (RedisError, OSError) as exc:
             # The move is committed already; other processes' watchers catch up when they
             # resume. One line per outage, not one per move.
@@ -233,17 +260,25 @@ class RedisHub:
             self._publish_failing = True
             return
         HUB_PUBLISH.observe(time.perf_counter() - started)
+        if (
+            could_be_alone
+            and receivers <= 1
+            and interests == self._interests_heard
+            and game_id in self._subscribed
+        ):
+            self._alone.add(game_id)
         if self._publish_failing:
             self._publish_failing = False
             log.warning("redis publish works again")
 
-    async def _publish_all(self, batch: list[tuple[str, bytes]]) -> list[None]:
-        """The messages of many moves in one pipeline (one round trip, one connection)."""
+    async def _publish_all(self, batch: list[tuple[str, bytes]]) -> list[int]:
+        """The messages of many moves in one pipeline (one round trip, one connection);
+        for each, how many subscriptions received it (this process's own included)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for channel, payload in batch:
                 pipe.publish(channel, payload)
-            await pipe.execute()
-        return [None] * len(batch)
+            receivers: list[int] = await pipe.execute()
+        return receivers
 
     @asynccontextmanager
     async def watch(self, game_id: str) -> AsyncIterator[Watch]:
@@ -275,8 +310,45 @@ class RedisHub:
             await self._pubsub.subscribe(self.CHANNEL_PREFIX + game_id)
         except (RedisError, OSError) as exc:
             raise HubUnavailable(f"redis subscribe failed: {exc}") from exc
+        self._subscribed_to([game_id])
+
+    def _subscribed_to(self, game_ids: list[str]) -> None:
+        """Subscribed (the watchers' sockets read the game's state after this): the other
+        processes are told, so that they send these games' moves again."""
+        self._subscribed.update(game_ids)
+        for game_id in game_ids:
+            announcing = asyncio.create_task(self._announce(game_id))
+            self._sending.add(announcing)
+            announcing.add_done_callback(self._sending.discard)
+
+    async def _announce(self, game_id: str) -> None:
+        """INTEREST in a game, sent until it is (a process that never heard it would keep
+        the game's moves back for good), or until this process leaves the game."""
+        delay = 0.2
+        while game_id in self._subscribed:
+            try:
+                await self._published((self.CHANNEL_PREFIX + game_id, self.origin + INTEREST))
+                return
+            except (RedisError, OSError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
+    def _forget(self, game_id: str) -> None:
+        self._subscribed.discard(game_id)
+        self._alone.discard(game_id)
+        self._kept_back.pop(game_id, None)
+
+    def _heard_interest(self, game_id: str) -> None:
+        """Another process subscribed to this game: its moves go through Redis again, the
+        last one kept back first."""
+        self._interests_heard += 1
+        self._alone.discard(game_id)
+        kept = self._kept_back.pop(game_id, None)
+        if kept is not None:
+            self._send_soon(game_id, kept, move=True)
 
     async def _unsubscribe(self, game_id: str) -> None:
+        self._forget(game_id)
         if self._pubsub is None or not self._connected.is_set():
             return
         try:
@@ -290,10 +362,11 @@ class RedisHub:
             try:
                 self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 # A channel of its own keeps the connection subscribed while no game is watched.
-                channels = [self.CHANNEL_PREFIX + g for g in self.subscribers.queues]
-                await self._pubsub.subscribe("hub:alive", *channels)
+                games = list(self.subscribers.queues)
+                await self._pubsub.subscribe("hub:alive", *(self.CHANNEL_PREFIX + g for g in games))
+                self._subscribed_to(games)
                 if delay > 0.2:
-                    log.warning("redis hub reconnected; %d channels restored", len(channels))
+                    log.warning("redis hub reconnected; %d channels restored", len(games))
                     self.subscribers.deliver_all(RESYNC)
                 self._connected.set()
                 self._started_ok = True
@@ -305,6 +378,9 @@ class RedisHub:
                     if origin + b"\n" == self.origin:
                         continue  # delivered here when it was published
                     channel = raw["channel"].decode()
+                    if body == INTEREST:
+                        self._heard_interest(channel.removeprefix(self.CHANNEL_PREFIX))
+                        continue
                     try:
                         message = HUB_MESSAGE.validate_json(body)
                     except ValidationError as exc:
@@ -320,6 +396,10 @@ class RedisHub:
                 raise
             except (RedisError, OSError) as exc:
                 self._connected.clear()
+                # Until subscribed again, every game's moves go through Redis (others may
+                # subscribe meanwhile, and this process would not hear their INTEREST).
+                for game_id in list(self._subscribed):
+                    self._forget(game_id)
                 if delay == 0.2:  # once per outage; retries go on quietly
                     log.error("redis hub connection lost (%s); retrying", exc)
                 await asyncio.sleep(delay)
