@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -175,6 +177,22 @@ async def test_another_process_s_moves_are_followed_before_its_watchers_hear_of_
         await redis.aclose()
 
 
+@asynccontextmanager
+async def processes(count: int) -> AsyncIterator[tuple[Any, list[RedisHub]]]:
+    """``count`` processes' hubs on one Redis client, started; stopped after."""
+    assert REDIS_URL
+    redis = redis_client(REDIS_URL, 2.0)
+    hubs = [RedisHub(redis) for _ in range(count)]
+    for hub in hubs:
+        await hub.start()
+    try:
+        yield redis, hubs
+    finally:
+        for hub in hubs:
+            await hub.stop()
+        await redis.aclose()
+
+
 async def settled(hub: RedisHub) -> None:
     """Every publish and announcement of ``hub`` answered by Redis."""
     while hub._sending:
@@ -194,42 +212,30 @@ def move(version: int) -> HubMove:
 
 @pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL")
 async def test_a_game_no_other_process_watches_keeps_its_moves_off_redis() -> None:
-    assert REDIS_URL
-    redis = redis_client(REDIS_URL, 2.0)
-    hub, other = RedisHub(redis), RedisHub(redis)  # two processes' hubs
-    await hub.start()
-    await other.start()
-    eavesdropper = redis.pubsub(ignore_subscribe_messages=True)  # announces nothing
-    try:
-        async with hub.watch("alone") as queue:
-            await settled(hub)
-            await hub.publish("alone", move(1))  # Redis answers: one subscriber, itself
-            await settled(hub)
-            await eavesdropper.subscribe("game:alone")
-            await hub.publish("alone", move(2))  # kept back
-            await settled(hub)
-            await other.publish("alone", CancelledFrame(version=3))  # not a move: sent
-            heard = await asyncio.wait_for(next_message(eavesdropper), 5)
-            assert heard["data"].endswith(b'{"type":"cancelled","version":3}')  # not move 2
-            # this process's own watcher had every message at once
-            assert [(await queue.get()).version for _ in range(3)] == [1, 2, 3]  # type: ignore[union-attr]
-    finally:
-        await eavesdropper.aclose()
-        await hub.stop()
-        await other.stop()
-        await redis.aclose()
+    async with processes(2) as (redis, (hub, other)):
+        eavesdropper = redis.pubsub(ignore_subscribe_messages=True)  # announces nothing
+        try:
+            async with hub.watch("alone") as queue:
+                await settled(hub)
+                await hub.publish("alone", move(1))  # Redis answers: one subscriber, itself
+                await settled(hub)
+                await eavesdropper.subscribe("game:alone")
+                await hub.publish("alone", move(2))  # kept back
+                await settled(hub)
+                await other.publish("alone", CancelledFrame(version=3))  # not a move: sent
+                heard = await asyncio.wait_for(next_message(eavesdropper), 5)
+                assert heard["data"].endswith(b'{"type":"cancelled","version":3}')  # not move 2
+                # this process's own watcher had every message at once
+                assert [(await queue.get()).version for _ in range(3)] == [1, 2, 3]  # type: ignore[union-attr]
+        finally:
+            await eavesdropper.aclose()
 
 
 @pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL")
 async def test_a_process_that_starts_watching_hears_the_last_move_kept_back_then_all() -> None:
-    assert REDIS_URL
-    redis = redis_client(REDIS_URL, 2.0)
-    hub, other = RedisHub(redis), RedisHub(redis)  # two processes' hubs
-    await hub.start()
-    await other.start()
-    followed: list[int] = []
-    other.on_foreign_move(lambda _, published: followed.append(published.version))
-    try:
+    async with processes(2) as (_, (hub, other)):
+        followed: list[int] = []
+        other.on_foreign_move(lambda _, published: followed.append(published.version))
         async with hub.watch("joined-late"):
             await settled(hub)
             await hub.publish("joined-late", move(1))
@@ -247,38 +253,26 @@ async def test_a_process_that_starts_watching_hears_the_last_move_kept_back_then
                 await settled(hub)
                 assert "joined-late" not in hub._alone
                 assert followed == [3, 4]
-    finally:
-        await hub.stop()
-        await other.stop()
-        await redis.aclose()
 
 
 @pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL")
 async def test_an_interest_heard_before_a_publish_is_answered_keeps_the_game_sent() -> None:
     """Redis counted the subscribers before the newcomer subscribed, but its INTEREST came
     first: the answer's "no one else" is out of date, and the game's moves go on being sent."""
-    assert REDIS_URL
-    redis = redis_client(REDIS_URL, 2.0)
-    hub = RedisHub(redis)
-    await hub.start()
-    try:
-        async with hub.watch("crossed"):
-            await settled(hub)
-            answer = hub._published
+    async with processes(1) as (_, (hub,)), hub.watch("crossed"):
+        await settled(hub)
+        answer = hub._published
 
-            async def answered_after_an_interest(item: tuple[str, bytes]) -> int:
-                receivers = await answer(item)
-                hub._heard_interest("crossed")  # the newcomer's, before this answer
-                return receivers
+        async def answered_after_an_interest(item: tuple[str, bytes]) -> int:
+            receivers = await answer(item)
+            hub._heard_interest("crossed")  # the newcomer's, before this answer
+            return receivers
 
-            hub._published = answered_after_an_interest  # type: ignore[assignment]
-            await hub.publish("crossed", move(1))
-            await settled(hub)
-            assert "crossed" not in hub._alone
-            hub._published = answer
-            await hub.publish("crossed", move(2))
-            await settled(hub)
-            assert "crossed" in hub._alone  # the next answer is current: alone
-    finally:
-        await hub.stop()
-        await redis.aclose()
+        hub._published = answered_after_an_interest  # type: ignore[assignment]
+        await hub.publish("crossed", move(1))
+        await settled(hub)
+        assert "crossed" not in hub._alone
+        hub._published = answer
+        await hub.publish("crossed", move(2))
+        await settled(hub)
+        assert "crossed" in hub._alone  # the next answer is current: alone
