@@ -220,6 +220,7 @@ def test_the_long_poll_wakes_on_pairing(make_client: Any, settings: Any, players
 def test_a_second_poll_replaces_the_first(make_client: Any, settings: Any, players: Any) -> None:
     settings.seek_recheck_ms = 60_000
     client = make_client()
+    hub_up(client)
     (alice,) = players(client, "alice")
     waiting = seek(alice)
     answers: list[Any] = []
@@ -228,7 +229,9 @@ def test_a_second_poll_replaces_the_first(make_client: Any, settings: Any, playe
     first.start()
     try:
         seeks = client.app.state.services.seeks
-        wait_until(lambda: waiting["seek_id"] in seeks.polls)
+        # Parked: its own expiry written, so that it cannot land after the newer poll's
+        # (CI saw the first poll's write, on its way when the second took over, win).
+        wait_until(lambda: parked(client, waiting["seek_id"]))
         held = seeks.polls[waiting["seek_id"]]
         second.start()
         first.join(timeout=10)
