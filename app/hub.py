@@ -7,15 +7,12 @@ Redis connection is logged and re-established with back-off; channels are re-sub
 Watchers that missed messages while it was down catch up on their own (clients resume
 from their last version), so the hub never needs to replay.
 
-A move of a game that no other process listens to is not sent through Redis at all: a
-publish's answer counts the processes subscribed to the game's channel, and while it says
-this process alone, the game's next moves stay here (its publish and its own echo had
-been an eighth of a move's CPU at human pace, every game's sockets on the process nginx
-routes it to). A process that subscribes to a game announces it on the channel
-(``INTEREST``); the others then send that game's moves again, starting with the last one
-they kept back, which tells the newcomer's sockets of any move they read too early to see
-(a gap in versions makes a socket read the state again, app/ws.py). Other messages are
-rare and always sent.
+A move of a game that no other process listens to is not sent through Redis at all
+(app/audience.py: its publish and its own echo had been an eighth of a move's CPU at
+human pace). A process that subscribes to a game announces it (``INTEREST``); the last
+move another process kept back then tells the newcomer's sockets of any move they read
+too early to see (a gap in versions makes a socket read the state again, app/ws.py).
+Other messages are rare and always sent.
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
@@ -33,6 +30,7 @@ import redis.asyncio as aioredis
 from pydantic import ValidationError
 from redis.exceptions import RedisError
 
+from app.audience import Audience
 from app.batching import Batched
 from app.metrics import HUB_PUBLISH
 from app.wire import HUB_MESSAGE, HubMessage, HubMove
@@ -187,10 +185,7 @@ class RedisHub:
         self._sending: set[asyncio.Task[None]] = set()  # publishes under way
         self._publish_failing = False
         self._follow: Callable[[str, HubMove], None] | None = None
-        self._subscribed: set[str] = set()  # games whose subscription Redis confirmed
-        self._alone: set[str] = set()  # subscribed games no other process listens to
-        self._kept_back: dict[str, bytes] = {}  # an alone game's last move, not sent
-        self._interests_heard = 0  # other processes' INTEREST messages, any game
+        self.audience = Audience()
 
     def on_foreign_move(self, follow: Callable[[str, HubMove], None]) -> None:
         """``follow(game_id, move)`` hears of each move another process committed, before
@@ -229,23 +224,17 @@ class RedisHub:
         self.subscribers.deliver(game_id, message)
         payload = self.origin + message.model_dump_json().encode()
         move = isinstance(message, HubMove)
-        if move and game_id in self._alone:
-            self._kept_back[game_id] = payload
-            return
-        self._send_soon(game_id, payload, move)
+        if not (move and self.audience.keep_back(game_id, payload)):
+            self._in_background(self._send(game_id, payload, move))
 
-    def _send_soon(self, game_id: str, payload: bytes, move: bool = False) -> None:
-        sending = asyncio.create_task(self._send(game_id, payload, move))
-        self._sending.add(sending)
-        sending.add_done_callback(self._sending.discard)
+    def _in_background(self, sending: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(sending)
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     async def _send(self, game_id: str, payload: bytes, move: bool = False) -> None:
         started = time.perf_counter()
-        # Whether the answer can say "this process alone": subscribed (it counts itself)
-        # and no INTEREST heard meanwhile (one may come before a publish's answer that
-        # Redis counted before the newcomer subscribed).
-        could_be_alone = move and game_id in self._subscribed
-        interests = self._interests_heard
+        before = self.audience.before_sending(game_id)
         try:
             receivers = await self._published((self.CHANNEL_PREFIX + game_id, payload))
         except (RedisError, OSError) as exc:
@@ -260,13 +249,8 @@ class RedisHub:
             self._publish_failing = True
             return
         HUB_PUBLISH.observe(time.perf_counter() - started)
-        if (
-            could_be_alone
-            and receivers <= 1
-            and interests == self._interests_heard
-            and game_id in self._subscribed
-        ):
-            self._alone.add(game_id)
+        if move:
+            self.audience.answered(game_id, before, receivers)
         if self._publish_failing:
             self._publish_failing = False
             log.warning("redis publish works again")
@@ -315,17 +299,15 @@ class RedisHub:
     def _subscribed_to(self, game_ids: list[str]) -> None:
         """Subscribed (the watchers' sockets read the game's state after this): the other
         processes are told, so that they send these games' moves again."""
-        self._subscribed.update(game_ids)
+        self.audience.subscribed.update(game_ids)
         for game_id in game_ids:
-            announcing = asyncio.create_task(self._announce(game_id))
-            self._sending.add(announcing)
-            announcing.add_done_callback(self._sending.discard)
+            self._in_background(self._announce(game_id))
 
     async def _announce(self, game_id: str) -> None:
         """INTEREST in a game, sent until it is (a process that never heard it would keep
         the game's moves back for good), or until this process leaves the game."""
         delay = 0.2
-        while game_id in self._subscribed:
+        while game_id in self.audience.subscribed:
             try:
                 await self._published((self.CHANNEL_PREFIX + game_id, self.origin + INTEREST))
                 return
@@ -333,22 +315,13 @@ class RedisHub:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 
-    def _forget(self, game_id: str) -> None:
-        self._subscribed.discard(game_id)
-        self._alone.discard(game_id)
-        self._kept_back.pop(game_id, None)
-
     def _heard_interest(self, game_id: str) -> None:
-        """Another process subscribed to this game: its moves go through Redis again, the
-        last one kept back first."""
-        self._interests_heard += 1
-        self._alone.discard(game_id)
-        kept = self._kept_back.pop(game_id, None)
+        kept = self.audience.heard_interest(game_id)
         if kept is not None:
-            self._send_soon(game_id, kept, move=True)
+            self._in_background(self._send(game_id, kept, move=True))
 
     async def _unsubscribe(self, game_id: str) -> None:
-        self._forget(game_id)
+        self.audience.forget(game_id)
         if self._pubsub is None or not self._connected.is_set():
             return
         try:
@@ -398,8 +371,7 @@ class RedisHub:
                 self._connected.clear()
                 # Until subscribed again, every game's moves go through Redis (others may
                 # subscribe meanwhile, and this process would not hear their INTEREST).
-                for game_id in list(self._subscribed):
-                    self._forget(game_id)
+                self.audience.forget_all()
                 if delay == 0.2:  # once per outage; retries go on quietly
                     log.error("redis hub connection lost (%s); retrying", exc)
                 await asyncio.sleep(delay)

@@ -251,7 +251,7 @@ async def test_a_process_that_starts_watching_hears_the_last_move_kept_back_then
                 after = await asyncio.wait_for(queue.get(), 5)
                 assert isinstance(after, HubMove) and after.version == 4
                 await settled(hub)
-                assert "joined-late" not in hub._alone
+                assert "joined-late" not in hub.audience.alone
                 assert followed == [3, 4]
 
 
@@ -271,8 +271,8 @@ async def test_an_interest_heard_before_a_publish_is_answered_keeps_the_game_sen
         hub._published = answered_after_an_interest  # type: ignore[assignment]
         await hub.publish("crossed", move(1))
         await settled(hub)
-        assert "crossed" not in hub._alone
+        assert "crossed" not in hub.audience.alone
         hub._published = answer
         await hub.publish("crossed", move(2))
         await settled(hub)
-        assert "crossed" in hub._alone  # the next answer is current: alone
+        assert "crossed" in hub.audience.alone  # the next answer is current: alone
