@@ -1,7 +1,7 @@
 /**
  * canvas — one crisp canvas per board, sized to its container and devicePixelRatio (at most 2).
  *
- *   const board = createBoardCanvas(container, draw)
+ *   const board = createBoardCanvas(container, draw, {prepare})
  *     container  a positioned element with a size of its own (.board-box, .tray-box); the
  *                canvas (class "board-canvas", absolutely placed) is appended to it and
  *                fills it. Its position is left to the stylesheet: reading it here would
@@ -10,6 +10,10 @@
  *                units are CSS pixels, after every resize, DPR change and themechange (the
  *                first one in the frame after the container's first layout, or later:
  *                one board's first draw a frame)
+ *     prepare()  optional: work the first draw needs that forces a style pass (reading the
+ *                theme's colours), run in a task of its own between the page's first layout
+ *                and that draw, when the page's style is clean and the pass is cheap; the
+ *                draw must still work without it (it may come first)
  *   board.canvas, board.ctx, board.width, board.height (CSS px), board.dpr
  *   board.requestDraw()         schedule one draw on the next animation frame (batched)
  *   board.drawNow()             draw synchronously
@@ -46,7 +50,12 @@ function sizeNext() {
   }
 }
 
-export function createBoardCanvas(container, draw) {
+/**
+ * @param {HTMLElement} container
+ * @param {(ctx: CanvasRenderingContext2D, width: number, height: number) => void} draw
+ * @param {{prepare?: () => unknown}} [options]
+ */
+export function createBoardCanvas(container, draw, { prepare } = {}) {
   const canvas = document.createElement('canvas');
   canvas.className = 'board-canvas';
   container.append(canvas);
@@ -130,7 +139,10 @@ export function createBoardCanvas(container, draw) {
   };
   const observer = new ResizeObserver(() => {
     if (sized) resize();
-    else if (!firstSizes.includes(sizeFirst)) takeFirstSize(sizeFirst);
+    else if (!firstSizes.includes(sizeFirst)) {
+      if (prepare) setTimeout(prepare);
+      takeFirstSize(sizeFirst);
+    }
   });
   observer.observe(container);
   const onOrientation = () => resize();

@@ -73,7 +73,9 @@ export class Board {
     this.geo = null;
     this.raf = 0;
     this.frameAt = 0; // when the animation loop's last frame was drawn
-    this.view = createBoardCanvas(container, (ctx, w, h) => this.draw(ctx, w, h));
+    this.view = createBoardCanvas(container, (ctx, w, h) => this.draw(ctx, w, h), {
+      prepare: () => this.palette(),
+    });
     window.addEventListener('themechange', () => {
       this.art.reset();
       this.view.requestDraw();
