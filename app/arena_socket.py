@@ -27,7 +27,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.arenas import channel
 from app.drain import CLOSE_RESTART, Drain
 from app.errors import AppError
-from app.hub import HubUnavailable, Watch
+from app.fanout import Watch
+from app.hub import HubUnavailable
 from app.metrics import RATE_LIMITED
 from app.models import Arena
 from app.presence import arena_lease

@@ -12,7 +12,10 @@ A move of a game that no other process listens to is not sent through Redis at a
 human pace). A process that subscribes to a game announces it (``INTEREST``); the last
 move another process kept back then tells the newcomer's sockets of any move they read
 too early to see (a gap in versions makes a socket read the state again, app/ws.py).
-Other messages are rare and always sent.
+Every ``RECOUNT_S`` the games kept here count their channels' listeners, and one that
+another process listens to without having announced it (a process of an older version,
+during a rolling deploy) is treated as announced. Other messages are rare and always
+sent.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
@@ -32,34 +34,19 @@ from redis.exceptions import RedisError
 
 from app.audience import Audience
 from app.batching import Batched
+from app.fanout import RESYNC, Subscribers, Watch
 from app.metrics import HUB_PUBLISH
 from app.wire import HUB_MESSAGE, HubMessage, HubMove
 
 log = logging.getLogger("app.hub")
 
-QUEUE_LIMIT = 256  # a watcher this far behind is dropped; it reconnects and resumes
 REDIS_CONNECTIONS = 50
 REDIS_WAIT_S = 5.0
 STARTUP_WAIT_S = 3.0
 STOP_SEND_S = 2.0  # at a stop, how long the messages still being published may take
 INTEREST = b"interest"  # after the origin: a process has just subscribed to this channel
-
-
-class Resync:
-    """Told to every local watcher when the hub's Redis connection is back: messages
-    published meanwhile by other processes were lost, so each watcher resends its state
-    (with the moves it missed) instead of waiting for the next move."""
-
-
-RESYNC = Resync()
-
-
-class Watch(asyncio.Queue[HubMessage | Resync | None]):  # None: the hub dropped this watcher
-    """A watcher's queue. A seated player's (``seated``, set by its socket once it knows)
-    is delivered to before the spectators': a game watched by hundreds still reaches its
-    players first."""
-
-    seated = False
+RECOUNT_S = 10.0  # how often the games whose moves stay here count their channels' listeners
+RECOUNT_CHUNK = 1000  # channels counted per PUBSUB NUMSUB
 
 
 class HubUnavailable(Exception):
@@ -91,56 +78,6 @@ class Hub(Protocol):
     async def publish(self, game_id: str, message: HubMessage) -> None: ...
     def watch(self, game_id: str) -> AbstractAsyncContextManager[Watch]: ...
     def on_foreign_move(self, follow: Callable[[str, HubMove], None]) -> None: ...
-
-
-class Subscribers:
-    """Local fan-out: per game, the queues of this process's watchers."""
-
-    def __init__(self) -> None:
-        self.queues: dict[str, set[Watch]] = defaultdict(set)
-
-    def deliver_all(self, message: Resync) -> None:
-        for game_id in list(self.queues):
-            self.deliver(game_id, message)
-
-    def deliver(self, game_id: str, message: HubMessage | Resync) -> None:
-        watchers = self.queues.get(game_id, ())
-        players = [queue for queue in watchers if queue.seated]
-        spectators = [queue for queue in watchers if not queue.seated]
-        for queue in players + spectators:  # each woken in this order
-            try:
-                queue.put_nowait(message)
-            except asyncio.QueueFull:
-                self._close(queue)
-
-    @staticmethod
-    def _close(queue: Watch) -> None:
-        # Make room for the end marker so the watcher wakes up and reconnects.
-        while not queue.empty():
-            queue.get_nowait()
-        queue.put_nowait(None)
-
-    def add(self, game_id: str) -> tuple[Watch, bool]:
-        queue = Watch(QUEUE_LIMIT)
-        first = not self.queues[game_id]
-        self.queues[game_id].add(queue)
-        return queue, first
-
-    def remove(self, game_id: str, queue: Watch) -> bool:
-        """Forget a queue; True when it was the game's last local watcher."""
-        watchers = self.queues.get(game_id)
-        if watchers is None:
-            return False
-        watchers.discard(queue)
-        if watchers:
-            return False
-        del self.queues[game_id]
-        return True
-
-    def close_all(self) -> None:
-        for watchers in self.queues.values():
-            for queue in watchers:
-                self._close(queue)
 
 
 class LocalHub:
@@ -178,6 +115,7 @@ class RedisHub:
         self.redis = redis
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
+        self._recounter: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
         self._started_ok = False  # connected at least once
         self.origin = secrets.token_hex(8).encode() + b"\n"  # tags this process's messages
@@ -198,6 +136,7 @@ class RedisHub:
 
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen(), name="redis-hub")
+        self._recounter = asyncio.create_task(self._recount_forever(), name="redis-hub-recount")
 
     async def stop(self) -> None:
         if self._sending:  # the last moves' messages go out before the connection closes
@@ -208,12 +147,13 @@ class RedisHub:
                     sending.cancel()
                 await self._published.cancel()
                 await asyncio.gather(*stuck, return_exceptions=True)
-        if self._listener is not None:
-            self._listener.cancel()
-            try:
-                await self._listener
-            except asyncio.CancelledError:
-                pass
+        for task in (self._listener, self._recounter):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
         self.subscribers.close_all()
 
     async def publish(self, game_id: str, message: HubMessage) -> None:
@@ -319,6 +259,27 @@ class RedisHub:
         kept = self.audience.heard_interest(game_id)
         if kept is not None:
             self._in_background(self._send(game_id, kept, move=True))
+
+    async def _recount_forever(self) -> None:
+        while True:
+            await asyncio.sleep(RECOUNT_S)
+            try:
+                await self.recount()
+            except (RedisError, OSError) as exc:  # Redis is away: the listener says so
+                log.debug("hub recount skipped: %s", exc)
+
+    async def recount(self) -> None:
+        """The games whose moves stay here, each channel's listeners counted (one command
+        per ``RECOUNT_CHUNK`` games): a game with another listener than this process is
+        treated as if that one had announced itself. A process that never announces (of
+        a version before ``INTEREST``) would otherwise never hear these games' moves."""
+        games = sorted(self.audience.alone)
+        for start in range(0, len(games), RECOUNT_CHUNK):
+            channels = [self.CHANNEL_PREFIX + g for g in games[start : start + RECOUNT_CHUNK]]
+            for channel, listeners in await self.redis.pubsub_numsub(*channels):
+                if listeners > 1:  # this process's own subscription and another's
+                    name = channel.decode() if isinstance(channel, bytes) else channel
+                    self._heard_interest(name.removeprefix(self.CHANNEL_PREFIX))
 
     async def _unsubscribe(self, game_id: str) -> None:
         self.audience.forget(game_id)

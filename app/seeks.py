@@ -27,7 +27,8 @@ from app.catalog import AnyEngine, Catalog, online
 from app.clock import Clock
 from app.config import Settings
 from app.errors import AppError, from_engine
-from app.hub import Hub, HubUnavailable, Resync
+from app.fanout import Resync
+from app.hub import Hub, HubUnavailable
 from app.lifecycle import Lifecycle
 from app.limits import Admission
 from app.metrics import RATE_LIMITED

@@ -31,7 +31,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.budgets import MessageBudgets
 from app.drain import CLOSE_RESTART, Drain
 from app.errors import AppError
-from app.hub import HubUnavailable, Resync, Watch
+from app.fanout import Resync, Watch
+from app.hub import HubUnavailable
 from app.metrics import RATE_LIMITED
 from app.outage import is_outage
 from app.presence import Lease

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from app.hub import RESYNC, LocalHub, RedisHub, redis_client
+from app.fanout import RESYNC
+from app.hub import LocalHub, RedisHub, redis_client
 from app.models import GameStatus
-from app.wire import CancelledFrame, HubMove
+from app.wire import HUB_MESSAGE, CancelledFrame, HubMove
 
 REDIS_URL = os.environ.get("REDIS_URL")
 
@@ -276,3 +277,43 @@ async def test_an_interest_heard_before_a_publish_is_answered_keeps_the_game_sen
         await hub.publish("crossed", move(2))
         await settled(hub)
         assert "crossed" in hub.audience.alone  # the next answer is current: alone
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL")
+async def test_a_listener_that_never_announced_itself_is_found_by_the_recount() -> None:
+    """A process of a version before INTEREST subscribes without a word: the recount finds
+    it, sends it the last move kept back, and the game's moves are sent from then on."""
+    async with processes(1) as (redis, (hub,)):
+        older = redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            async with hub.watch("rolling"):
+                await settled(hub)
+                await hub.publish("rolling", move(1))
+                await settled(hub)
+                await older.subscribe("game:rolling")
+                await hub.publish("rolling", move(2))  # kept back: nobody announced
+                await hub.publish("rolling", move(3))
+                await settled(hub)
+                assert "rolling" in hub.audience.alone
+                await hub.recount()
+                await hub.publish("rolling", move(4))
+                await settled(hub)
+                heard = [await asyncio.wait_for(next_message(older), 5) for _ in range(2)]
+                bodies = [HUB_MESSAGE.validate_json(h["data"].partition(b"\n")[2]) for h in heard]
+                assert [body.version for body in bodies] == [3, 4]
+                assert "rolling" not in hub.audience.alone
+        finally:
+            await older.aclose()
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs REDIS_URL")
+async def test_the_recount_leaves_a_game_no_one_else_listens_to_alone() -> None:
+    async with processes(1) as (_, (hub,)), hub.watch("quiet"):
+        await settled(hub)
+        await hub.publish("quiet", move(1))
+        await settled(hub)
+        await hub.publish("quiet", move(2))  # kept back
+        await hub.recount()
+        await settled(hub)
+        assert "quiet" in hub.audience.alone
+        assert hub.audience.kept_back["quiet"].endswith(move(2).model_dump_json().encode())
