@@ -1,5 +1,5 @@
 /**
- * board — the grid canvas: the blocks, the ghost of a dragged piece with the lines it
+ * board — the grid canvas (over its tray and empty cells, grid.js): the blocks, the ghost of a dragged piece with the lines it
  * would clear and its points (all from the server's view), and the animations of what
  * the server's events say happened (snap, line clear, gravity, emptied rows).
  *
@@ -21,6 +21,7 @@
 import { createBoardCanvas } from '../../core/canvas.js';
 import { formatNumber } from '../../core/i18n.js';
 import { easeOut, reducedMotion } from '../../core/ui.js';
+import { GridFace } from './grid.js';
 import { colours, drawBlock, kindColour } from './palette.js';
 
 const SNAP_MS = 170;
@@ -46,6 +47,7 @@ export class Board {
     this.geo = { pad: 0, cell: 0, x0: 0, y0: 0 };
     this.measured = null; // geometryNow's, for the task that asked
     this.onCell = /** @type {(() => void) | null} */ (null);
+    this.face = new GridFace(box); // the tray and the empty cells, under the canvas
     this.canvas = createBoardCanvas(box, (ctx, w, h) => this.draw(ctx, w, h), { prepare: colours });
   }
 
@@ -110,6 +112,7 @@ export class Board {
     const { cell, x0, y0 } = (this.geo = this.geometry(w, h));
     const grid = { gridLeft: x0.toFixed(2), gridTop: y0.toFixed(2), cell: cell.toFixed(3) };
     Object.assign(this.box.dataset, grid, { rows: String(this.rows), cols: String(this.cols) });
+    this.face.place(this.rows, this.cols, this.geo);
     if (cell !== before) this.onCell?.();
   }
 
@@ -134,24 +137,7 @@ export class Board {
     const now = performance.now();
     const gw = cell * this.cols;
     const gh = cell * this.rows;
-    const frame = Math.max(3, cell * 0.14);
-
-    // the tray of the board
-    ctx.fillStyle = pal.bg;
-    ctx.beginPath();
-    ctx.roundRect(x0 - frame, y0 - frame, gw + frame * 2, gh + frame * 2, Math.max(8, cell * 0.35));
-    ctx.fill();
-
-    // empty cells, one path (one fill: on a slow phone a fill per cell cost the first draw)
     const inset = Math.max(1, cell * 0.05);
-    ctx.fillStyle = pal.cell;
-    ctx.beginPath();
-    for (let r = 0; r < this.rows; r += 1) {
-      for (let c = 0; c < this.cols; c += 1) {
-        ctx.roundRect(x0 + c * cell + inset, y0 + r * cell + inset, cell - inset * 2, cell - inset * 2, cell * 0.16);
-      }
-    }
-    ctx.fill();
 
     // the lines the ghost would clear: a band under them
     const ghost = this.ghost;
