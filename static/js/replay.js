@@ -32,8 +32,8 @@ const slider = $('replay-slider');
 const list = $('replay-list');
 const playButton = stage.querySelector('[data-action="play"]');
 const views = /** @type {Map<number, Replay>} */ (new Map()); // ply → replay answer
-/** @type {{board: any, review: any, ply: number | null, plies: number, token: number, playing: boolean, timer: any, timeline: ReplayStep[]}} */
-const S = { board: null, review: null, ply: null, plies: 0, token: 0, playing: false, timer: 0, timeline: [] };
+/** @type {{board: any, review: any, ply: number | null, plies: number, token: number, playing: boolean, timer: any, timeline: ReplayStep[], placed: boolean}} */
+const S = { board: null, review: null, ply: null, plies: 0, token: 0, playing: false, timer: 0, timeline: [], placed: false };
 
 const path = (ply, timeline) =>
   `/api/games/${encodeURIComponent(config.game_id)}/replay?${ply === null ? '' : `ply=${ply}&`}timeline=${timeline}`;
@@ -86,18 +86,25 @@ function render(data) {
   }
   const link = `${location.pathname}#ply=${ply}`;
   $('replay-link').href = link;
+  for (const item of list.querySelectorAll('[aria-current]')) item.removeAttribute('aria-current');
+  list.querySelector(`[data-ply="${ply}"]`)?.setAttribute('aria-current', 'step');
+  // The first ply shown keeps its place in a task of its own: with the board's first
+  // draw, the address's change and the list's layout made one long task on a slow phone.
+  if (S.placed) keepPlace(ply);
+  else setTimeout(() => keepPlace(S.ply));
+  S.placed = true;
+}
+
+/** The address and the list follow the ply shown. */
+function keepPlace(ply) {
   // the address keeps its query (?review=1 opens the review again on a reload)
   if (location.hash !== `#ply=${ply}`) history.replaceState(history.state, '', `${location.pathname}${location.search}#ply=${ply}`);
-  for (const item of list.querySelectorAll('[aria-current]')) item.removeAttribute('aria-current');
   const current = list.querySelector(`[data-ply="${ply}"]`);
-  if (current) {
-    current.setAttribute('aria-current', 'step');
-    // measured against the list itself (offsetTop counts from whatever ancestor is
-    // positioned, which differs between the phone and the desktop layouts)
-    if (list.scrollHeight > list.clientHeight) {
-      const offset = current.getBoundingClientRect().top - list.getBoundingClientRect().top;
-      list.scrollTop += offset - (list.clientHeight - current.offsetHeight) / 2;
-    }
+  // measured against the list itself (offsetTop counts from whatever ancestor is
+  // positioned, which differs between the phone and the desktop layouts)
+  if (current && list.scrollHeight > list.clientHeight) {
+    const offset = current.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    list.scrollTop += offset - (list.clientHeight - current.offsetHeight) / 2;
   }
 }
 
