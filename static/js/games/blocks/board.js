@@ -1,7 +1,8 @@
 /**
- * board — the grid canvas (over its tray and empty cells, grid.js): the blocks, the ghost of a dragged piece with the lines it
- * would clear and its points (all from the server's view), and the animations of what
- * the server's events say happened (snap, line clear, gravity, emptied rows).
+ * board — the grid canvas, over its tray and empty cells (grid.js): the blocks, the ghost
+ * of a dragged piece with the lines it would clear and its points (all from the server's
+ * view), and the animations of what the server's events say happened (snap, line clear,
+ * gravity, emptied rows).
  *
  *   const board = new Board(box)
  *   board.setSize(rows, cols)            board.setGrid(grid)      (rows of kinds, 0 = empty)

@@ -3,7 +3,8 @@
  * light and dark themes change them) and the one way a block is painted, shared by the
  * board, the tray and the floating piece.
  *
- *   colours()                      → {kinds[1..10], bg, cell, line, highlight, ghost, text, accent, danger, flash}
+ *   colours()                      → {kinds[1..10], highlight, accent, accentText, danger, flash, pill, pillText}
+ *                                  (the board's tray and empty cells are the stylesheet's: grid.js)
  *   kindColour(kind)               → the colour of a piece kind (kinds share the 10-colour palette)
  *   drawBlock(ctx, x, y, size, colour, {alpha, scale, flash})
  *                                  one bevelled block with its top-left corner at (x, y)
@@ -17,12 +18,7 @@ import { cssVars } from '../../core/theme.js';
 
 const PALETTE = 10;
 const NAMED = {
-  bg: '--blk-board',
-  cell: '--blk-cell',
-  cellEdge: '--blk-cell-edge',
   highlight: '--blk-highlight',
-  ghost: '--blk-ghost',
-  text: '--text',
   accent: '--accent',
   accentText: '--accent-text',
   danger: '--danger',
