@@ -273,7 +273,7 @@ class RedisHub:
         per ``RECOUNT_CHUNK`` games): a game with another listener than this process is
         treated as if that one had announced itself. A process that never announces (of
         a version before ``INTEREST``) would otherwise never hear these games' moves."""
-        games = sorted(self.audience.alone)
+        games = list(self.audience.alone)
         for start in range(0, len(games), RECOUNT_CHUNK):
             channels = [self.CHANNEL_PREFIX + g for g in games[start : start + RECOUNT_CHUNK]]
             for channel, listeners in await self.redis.pubsub_numsub(*channels):

@@ -9,7 +9,7 @@
  *   grid.place(rows, cols, {cell, x0, y0})   the geometry the canvas draws with (CSS px)
  */
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
+import { svg } from '../../core/ui.js';
 
 const fixed = (n) => Number(n.toFixed(2));
 
@@ -22,21 +22,12 @@ function roundedRect(x, y, w, h, r) {
 
 export class GridFace {
   constructor(box) {
-    const shape = (name) => {
-      const path = document.createElementNS(SVG_NS, 'path');
-      path.setAttribute('class', `blocks-grid__${name}`);
-      return path;
-    };
-    this.svg = document.createElementNS(SVG_NS, 'svg');
-    this.svg.setAttribute('class', 'blocks-grid');
-    this.svg.setAttribute('aria-hidden', 'true');
+    this.tray = svg('path', { class: 'blocks-grid__tray' });
+    this.cells = svg('path', { class: 'blocks-grid__cells' });
     // where it lies is part of it (the canvas over it meets it cell for cell); its colours
     // are the stylesheet's
-    this.svg.style.cssText = 'position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none';
-    this.tray = shape('tray');
-    this.cells = shape('cells');
-    this.svg.append(this.tray, this.cells);
-    box.prepend(this.svg);
+    const place = { position: 'absolute', inset: '0', width: '100%', height: '100%', pointerEvents: 'none' };
+    box.prepend(svg('svg', { class: 'blocks-grid', 'aria-hidden': 'true', style: place }, this.tray, this.cells));
     this.placed = '';
   }
 
